@@ -1,0 +1,96 @@
+/*
+ * fexecve(): execveat first; /proc/self/fd/N only when execveat is refused
+ * and /proc is proven to name the same file.
+ */
+#include <errno.h>
+#include <stdatomic.h>
+
+#include "execveat.h"
+#include "exports.h"
+#include "null_check.h"
+#include "proc_fallback.h"
+#include "sys.h"
+
+/* fexecve is async-signal-safe (POSIX), so the cache must be a lock-free
+ * atomic, never a lock. */
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "atomic int must be lock-free");
+
+/*
+ * Set once execveat has failed with ENOSYS. That lasts for the life of the
+ * process image: a kernel does not gain system calls, and seccomp filters
+ * are never removed (fork children inherit both, and this flag with them).
+ */
+static atomic_int execveat_missing;
+
+/*
+ * ENOSYS: the kernel is older than 3.19, or a seccomp policy does not know
+ * execveat. EPERM: a seccomp policy refusing it (Docker's default profile,
+ * older runtimes). Every other error is about the file or the arguments,
+ * and /proc would only repeat it.
+ */
+static bool fallback_allowed(int execveat_errno)
+{
+	return execveat_errno == ENOSYS || execveat_errno == EPERM;
+}
+
+static int exec_through_proc(int fd, char *const argv[], char *const envp[],
+			     int execveat_errno)
+{
+	char path[PROC_FD_PATH_SIZE];
+
+	proc_fd_path(path, fd);
+	switch (proc_fd_path_check(path, fd)) {
+	case PROC_FD_SAME_FILE:
+		break;
+	case PROC_FD_NOT_OPEN:
+		errno = EBADF;
+		return -1;
+	case PROC_FD_UNTRUSTED:
+		/* No /proc we can trust: execveat's refusal is the answer. */
+		errno = execveat_errno;
+		return -1;
+	}
+	return sys_execve(path, argv, envp);
+}
+
+/*
+ * fexecve is defined under an internal name and given its public name, in
+ * each of its versions, by .symver at the end of this file.
+ */
+__typeof__(fexecve) libexecveat_fexecve;
+
+EXECVEAT_EXPORT int libexecveat_fexecve(int fd, char *const argv[],
+					char *const envp[])
+{
+	int execveat_errno = ENOSYS;
+
+	if (fd < 0 || pointer_is_null(argv) || pointer_is_null(envp)) {
+		errno = EINVAL;
+		return -1;
+	}
+
+	if (!atomic_load_explicit(&execveat_missing, memory_order_relaxed)) {
+		sys_execveat(fd, "", argv, envp, AT_EMPTY_PATH);
+		execveat_errno = errno;
+		if (!fallback_allowed(execveat_errno))
+			return -1;
+		if (execveat_errno == ENOSYS)
+			atomic_store_explicit(&execveat_missing, 1,
+					      memory_order_relaxed);
+	}
+	return exec_through_proc(fd, argv, envp, execveat_errno);
+}
+
+/* What -lexecveat binds to. */
+__asm__(".symver libexecveat_fexecve, fexecve@@EXECVEAT_1.0");
+
+#ifdef EXECVEAT_GLIBC_FEXECVE_NODE
+/*
+ * The same function under the version glibc gives fexecve on this ABI
+ * (GLIBC_2.2.5 on x86_64, GLIBC_2.0 on i386, ...): programs built against
+ * glibc ask for that version, and only a definition carrying it interposes
+ * when the library is preloaded. execveat gets no such twin, so preloading
+ * leaves glibc's execveat exactly as it is.
+ */
+__asm__(".symver libexecveat_fexecve, fexecve@" EXECVEAT_GLIBC_FEXECVE_NODE);
+#endif

@@ -1,0 +1,77 @@
+/*
+ * The raw system calls the library makes.
+ *
+ * Why raw: the library must load into processes of glibc 2.17 and later,
+ * and glibc 2.33 moved stat and friends to new symbol versions. syscall()
+ * itself is as old as glibc and, like the calls below, async-signal-safe.
+ *
+ * Every argument is cast to long explicitly (pointers through uintptr_t),
+ * so nothing depends on how a variadic call promotes an int; the kernel
+ * reads each argument as a full register (CVE-2009-0029) and casts it back.
+ *
+ * Build with _FILE_OFFSET_BITS=64: then the C library's struct stat and
+ * struct statfs have the layout of the kernel's *64 calls on 32-bit ABIs.
+ */
+#ifndef EXECVEAT_SYS_H
+#define EXECVEAT_SYS_H
+
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "syscall_numbers.h"
+
+#ifndef AT_FDCWD
+#define AT_FDCWD -100
+#endif
+
+#define SYS_ARG_PTR(p) ((long)(uintptr_t)(p))
+
+static inline int sys_execveat(int dirfd, const char *path, char *const argv[],
+			       char *const envp[], int flags)
+{
+	return (int)syscall(EXECVEAT_NR, (long)dirfd, SYS_ARG_PTR(path),
+			    SYS_ARG_PTR(argv), SYS_ARG_PTR(envp), (long)flags);
+}
+
+static inline int sys_execve(const char *path, char *const argv[],
+			     char *const envp[])
+{
+	return (int)syscall(SYS_execve, SYS_ARG_PTR(path), SYS_ARG_PTR(argv),
+			    SYS_ARG_PTR(envp));
+}
+
+#ifdef SYS_fstat64
+#define SYS_FSTAT SYS_fstat64
+#define SYS_FSTATAT SYS_fstatat64
+#else
+#define SYS_FSTAT SYS_fstat
+#define SYS_FSTATAT SYS_newfstatat
+#endif
+
+static inline int sys_fstat(int fd, struct stat *st)
+{
+	return (int)syscall(SYS_FSTAT, (long)fd, SYS_ARG_PTR(st));
+}
+
+/* stat(2), following symlinks; fstatat because newer ABIs have no stat. */
+static inline int sys_stat(const char *path, struct stat *st)
+{
+	return (int)syscall(SYS_FSTATAT, (long)AT_FDCWD, SYS_ARG_PTR(path),
+			    SYS_ARG_PTR(st), 0L);
+}
+
+static inline int sys_statfs(const char *path, struct statfs *sfs)
+{
+#ifdef SYS_statfs64
+	/* The 32-bit ABIs' statfs64 takes the size of the buffer too. */
+	return (int)syscall(SYS_statfs64, SYS_ARG_PTR(path),
+			    (long)sizeof(*sfs), SYS_ARG_PTR(sfs));
+#else
+	return (int)syscall(SYS_statfs, SYS_ARG_PTR(path), SYS_ARG_PTR(sfs));
+#endif
+}
+
+#endif /* EXECVEAT_SYS_H */

@@ -1,0 +1,57 @@
+/*
+ * The execveat system-call number for the ABI being built.
+ *
+ * The number is taken from the kernel headers and checked against a table
+ * of our own, so that a wrong or missing header breaks the build (naming
+ * the ABI) instead of calling some other system call.
+ *
+ * History: the 2014 execveat draft (PATCHv4) proposed 316 on x86_64, 353 on
+ * i386 and __X32_SYSCALL_BIT + 543 on x32. Linux merged execveat in 3.19
+ * with the numbers below; the draft's numbers are renameat2, renameat2 and
+ * io_setup today, so they must never be used.
+ */
+#ifndef EXECVEAT_SYSCALL_NUMBERS_H
+#define EXECVEAT_SYSCALL_NUMBERS_H
+
+#include <sys/syscall.h>
+
+#if defined(SYS_execveat)
+#define EXECVEAT_NR SYS_execveat
+#elif defined(__NR_execveat)
+#define EXECVEAT_NR __NR_execveat
+#endif
+
+#if defined(__x86_64__) && defined(__ILP32__)
+#define EXECVEAT_ABI "x32"
+#define EXECVEAT_EXPECTED_NR (0x40000000 + 545) /* __X32_SYSCALL_BIT + 545 */
+#elif defined(__x86_64__)
+#define EXECVEAT_ABI "x86_64"
+#define EXECVEAT_EXPECTED_NR 322
+#elif defined(__i386__)
+#define EXECVEAT_ABI "i386"
+#define EXECVEAT_EXPECTED_NR 358
+#elif defined(__aarch64__) || (defined(__riscv) && __riscv_xlen == 64) || \
+	defined(__loongarch64)
+/* The asm-generic table, shared by the ABIs that joined Linux after 2012. */
+#define EXECVEAT_ABI "asm-generic (aarch64, riscv64, loongarch64)"
+#define EXECVEAT_EXPECTED_NR 281
+#endif
+
+#ifndef EXECVEAT_ABI
+/* Unknown to our table: trust the headers, and name the ABI from the build. */
+#define EXECVEAT_ABI EXECVEAT_HOST_CPU
+#endif
+
+#ifndef EXECVEAT_NR
+_Static_assert(0, "the kernel headers define no execveat number for "
+		  EXECVEAT_ABI);
+#define EXECVEAT_NR (-1)
+#endif
+
+#ifdef EXECVEAT_EXPECTED_NR
+_Static_assert(EXECVEAT_NR == EXECVEAT_EXPECTED_NR,
+	       "the kernel headers' execveat number disagrees with the "
+	       "mainline number for " EXECVEAT_ABI);
+#endif
+
+#endif /* EXECVEAT_SYSCALL_NUMBERS_H */

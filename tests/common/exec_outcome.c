@@ -1,0 +1,58 @@
+#define _GNU_SOURCE
+#include "exec_outcome.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+/*
+ * The child reports a failed setup or a returned exec through a CLOEXEC
+ * pipe: a successful exec closes it unwritten, so the parent can tell
+ * "the exec came back" from "a program ran and exited".
+ */
+static void report(int fd, int value)
+{
+	ssize_t n = write(fd, &value, sizeof(value));
+
+	_exit(n == (ssize_t)sizeof(value) ? 0 : 125);
+}
+
+struct exec_outcome run_in_child(child_setup_fn setup, child_exec_fn exec_call,
+				 void *ctx)
+{
+	struct exec_outcome outcome = { 0 };
+	int pipefd[2], status, reported;
+	pid_t pid;
+
+	assert_int_equal(pipe2(pipefd, O_CLOEXEC), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(pipefd[0]);
+		if (setup != NULL && setup(ctx) != 0)
+			report(pipefd[1], SETUP_FAILED);
+		errno = 0;
+		exec_call(ctx);
+		report(pipefd[1], errno);
+	}
+	close(pipefd[1]);
+	if (read(pipefd[0], &reported, sizeof(reported)) ==
+	    (ssize_t)sizeof(reported)) {
+		outcome.exec_returned = true;
+		outcome.exec_errno = reported;
+	}
+	close(pipefd[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (WIFEXITED(status))
+		outcome.exit_status = WEXITSTATUS(status);
+	else if (WIFSIGNALED(status))
+		outcome.term_signal = WTERMSIG(status);
+	return outcome;
+}

@@ -1,0 +1,29 @@
+/*
+ * Running an exec in a child and reporting what happened: either the exec
+ * returned (and with which errno), or a program ran (and how it exited).
+ */
+#ifndef TESTS_EXEC_OUTCOME_H
+#define TESTS_EXEC_OUTCOME_H
+
+#include <stdbool.h>
+
+#define IMPOSTOR_STATUS 66  /* tests/programs/impostor.c */
+#define SETUP_FAILED (-1)   /* .exec_errno when the child's setup failed */
+
+struct exec_outcome {
+	bool exec_returned; /* the exec call came back: nothing ran */
+	int exec_errno;     /* its errno, or SETUP_FAILED */
+	int exit_status;    /* otherwise the program's exit status, */
+	int term_signal;    /* or the signal that ended it */
+};
+
+/* Prepares the child's world (mounts, seccomp); returns 0 or an errno. */
+typedef int (*child_setup_fn)(void *ctx);
+/* Makes the exec call; returns only when it fails. */
+typedef void (*child_exec_fn)(void *ctx);
+
+/* Forks; the child runs setup (if any) and then exec_call. */
+struct exec_outcome run_in_child(child_setup_fn setup, child_exec_fn exec_call,
+				 void *ctx);
+
+#endif /* TESTS_EXEC_OUTCOME_H */

@@ -1,0 +1,40 @@
+#include "fixture.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+char *child_argv[] = { "report_args", CHILD_STATUS_STR, NULL };
+char *child_envp[] = { "IN_TEST=yes", NULL };
+const char *report_args_path;
+const char *impostor_path;
+
+void fixture_init(int argc, char **argv)
+{
+	if (argc < 3) {
+		fprintf(stderr, "usage: %s REPORT_ARGS IMPOSTOR\n", argv[0]);
+		exit(2);
+	}
+	/* Absolute: a fake /proc's symlinks must not resolve relative to it. */
+	report_args_path = realpath(argv[1], NULL);
+	impostor_path = realpath(argv[2], NULL);
+	if (report_args_path == NULL || impostor_path == NULL) {
+		perror("realpath");
+		exit(2);
+	}
+}
+
+int open_or_fail(const char *path, int flags)
+{
+	int fd = open(path, flags);
+
+	if (fd < 0)
+		fail_msg("open %s: %m", path);
+	return fd;
+}

@@ -1,0 +1,34 @@
+/*
+ * The environments the library exists for, made inside a forked child:
+ * no /proc, a fake /proc, execveat refused by seccomp. Each returns 0, or
+ * an errno when this machine cannot make it (not root, no namespaces).
+ */
+#ifndef TESTS_HOSTILE_ENV_H
+#define TESTS_HOSTILE_ENV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/* A private mount namespace with an empty tmpfs over /proc. */
+int hide_proc(void);
+
+/* Like hide_proc, but the tmpfs holds self/fd/<fd> -> target: what glibc
+ * would exec by name. */
+int fake_proc(int fd, const char *target);
+
+/* A private mount namespace where /proc/self/fd is owner's fd directory,
+ * bound over ours: real procfs, naming other files. */
+int borrow_proc_fd_dir(pid_t owner);
+
+/* A seccomp filter that fails every execveat with err (ENOSYS, EPERM). */
+int block_execveat(int err);
+
+/* Whether the calls above work here; if not, why (for a skip message). */
+bool hostile_env_available(char *why, size_t why_size);
+
+/* In main(): exit 77 (meson's "skipped") with the reason, unless the
+ * calls above work here. */
+void require_hostile_env(void);
+
+#endif /* TESTS_HOSTILE_ENV_H */

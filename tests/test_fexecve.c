@@ -1,0 +1,296 @@
+/*
+ * fexecve(): execveat first, a verified /proc/self/fd/N only when execveat
+ * is refused, and nothing at all when /proc cannot be trusted.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <seccomp.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "execveat.h"
+#include "exec_outcome.h"
+#include "fixture.h"
+#include "hostile_env.h"
+
+enum proc_state { PROC_REAL, PROC_HIDDEN, PROC_FAKE_IMPOSTOR, PROC_FAKE_SAME };
+
+struct world {
+	enum proc_state proc;
+	int execveat_errno; /* 0: execveat allowed */
+	int fd;
+};
+
+static int make_world(void *ctx)
+{
+	struct world *w = ctx;
+	int err = 0;
+
+	switch (w->proc) {
+	case PROC_REAL:
+		break;
+	case PROC_HIDDEN:
+		err = hide_proc();
+		break;
+	case PROC_FAKE_IMPOSTOR:
+		err = fake_proc(w->fd, impostor_path);
+		break;
+	case PROC_FAKE_SAME:
+		err = fake_proc(w->fd, report_args_path);
+		break;
+	}
+	if (err == 0 && w->execveat_errno != 0)
+		err = block_execveat(w->execveat_errno);
+	return err;
+}
+
+static void call_fexecve(void *ctx)
+{
+	struct world *w = ctx;
+
+	fexecve(w->fd, child_argv, child_envp);
+}
+
+static struct exec_outcome fexecve_in(enum proc_state proc, int execveat_errno)
+{
+	struct world w = { proc, execveat_errno,
+			   open_or_fail(report_args_path, O_RDONLY) };
+	struct exec_outcome o = run_in_child(make_world, call_fexecve, &w);
+
+	close(w.fd);
+	assert_false(o.exec_returned && o.exec_errno == SETUP_FAILED);
+	return o;
+}
+
+static void assert_child_ran(struct exec_outcome o)
+{
+	if (o.exec_returned)
+		fail_msg("fexecve failed: %s", strerror(o.exec_errno));
+	assert_int_equal(o.term_signal, 0);
+	assert_int_equal(o.exit_status, CHILD_STATUS);
+}
+
+static void assert_nothing_ran(struct exec_outcome o, int expected_errno)
+{
+	if (!o.exec_returned)
+		fail_msg("a program ran (status %d), expected errno %d",
+			 o.exit_status, expected_errno);
+	assert_int_equal(o.exec_errno, expected_errno);
+}
+
+static void fexecve_runs_binary(void **state)
+{
+	(void)state;
+	assert_child_ran(fexecve_in(PROC_REAL, 0));
+}
+
+static void fexecve_without_proc_runs_binary(void **state)
+{
+	(void)state;
+	assert_child_ran(fexecve_in(PROC_HIDDEN, 0));
+}
+
+static void fexecve_falls_back_to_proc_on_enosys(void **state)
+{
+	(void)state;
+	assert_child_ran(fexecve_in(PROC_REAL, ENOSYS));
+}
+
+static void fexecve_falls_back_to_proc_on_eperm(void **state)
+{
+	(void)state;
+	assert_child_ran(fexecve_in(PROC_REAL, EPERM));
+}
+
+static void fexecve_blocked_without_proc_fails_enosys(void **state)
+{
+	(void)state;
+	assert_nothing_ran(fexecve_in(PROC_HIDDEN, ENOSYS), ENOSYS);
+}
+
+static void fexecve_blocked_without_proc_fails_eperm(void **state)
+{
+	(void)state;
+	assert_nothing_ran(fexecve_in(PROC_HIDDEN, EPERM), EPERM);
+}
+
+static void fexecve_refuses_fake_proc_naming_impostor(void **state)
+{
+	(void)state;
+	assert_nothing_ran(fexecve_in(PROC_FAKE_IMPOSTOR, ENOSYS), ENOSYS);
+	assert_nothing_ran(fexecve_in(PROC_FAKE_IMPOSTOR, EPERM), EPERM);
+}
+
+static void fexecve_refuses_fake_proc_naming_same_file(void **state)
+{
+	(void)state;
+	/* The name points at the right file, but it does not come from
+	 * procfs, so nothing vouches for it. */
+	assert_nothing_ran(fexecve_in(PROC_FAKE_SAME, ENOSYS), ENOSYS);
+}
+
+struct borrowed_fd {
+	pid_t parent;
+	int fd;      /* the impostor in the parent, report_args in the child */
+	int child_file;
+};
+
+static int make_procfs_naming_another_file(void *ctx)
+{
+	struct borrowed_fd *b = ctx;
+	int err;
+
+	if (dup2(b->child_file, b->fd) != b->fd)
+		return errno;
+	err = borrow_proc_fd_dir(b->parent);
+	if (err == 0)
+		err = block_execveat(ENOSYS);
+	return err;
+}
+
+static void call_fexecve_borrowed(void *ctx)
+{
+	struct borrowed_fd *b = ctx;
+
+	fexecve(b->fd, child_argv, child_envp);
+}
+
+static void fexecve_refuses_procfs_naming_another_file(void **state)
+{
+	(void)state;
+	/* Real procfs, but /proc/self/fd is the parent's, where our fd
+	 * number is the impostor: only the st_dev/st_ino proof stops it. */
+	struct borrowed_fd b = { getpid(), open_or_fail(impostor_path, O_RDONLY),
+				 open_or_fail(report_args_path, O_RDONLY) };
+
+	assert_nothing_ran(run_in_child(make_procfs_naming_another_file,
+					call_fexecve_borrowed, &b),
+			   ENOSYS);
+	close(b.fd);
+	close(b.child_file);
+}
+
+static void call_fexecve_closed_fd(void *ctx)
+{
+	(void)ctx;
+	fexecve(99, child_argv, child_envp);
+}
+
+static void fexecve_closed_fd_fails_ebadf(void **state)
+{
+	(void)state;
+	struct world w = { PROC_REAL, 0, -1 };
+
+	assert_nothing_ran(run_in_child(make_world, call_fexecve_closed_fd, &w),
+			   EBADF);
+	w.execveat_errno = ENOSYS;
+	assert_nothing_ran(run_in_child(make_world, call_fexecve_closed_fd, &w),
+			   EBADF);
+}
+
+/* From now on execveat (and, if asked, execve) kills the process. */
+static int kill_on_exec(bool also_execve)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+	int rc;
+
+	if (ctx == NULL)
+		return ENOMEM;
+	rc = seccomp_rule_add(ctx, SCMP_ACT_KILL, SCMP_SYS(execveat), 0);
+	if (rc == 0 && also_execve)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_KILL, SCMP_SYS(execve), 0);
+	if (rc == 0)
+		rc = seccomp_load(ctx);
+	seccomp_release(ctx);
+	return -rc;
+}
+
+static int kill_on_any_exec(void *ctx)
+{
+	(void)ctx;
+	return kill_on_exec(true);
+}
+
+struct bad_args {
+	int fd;
+	char **argv;
+	char **envp;
+};
+
+static void call_fexecve_bad_args(void *ctx)
+{
+	struct bad_args *a = ctx;
+
+	fexecve(a->fd, a->argv, a->envp);
+}
+
+static void fexecve_bad_args_fail_einval_without_syscall(void **state)
+{
+	(void)state;
+	int fd = open_or_fail(report_args_path, O_RDONLY);
+	struct bad_args cases[] = {
+		{ -1, child_argv, child_envp },
+		{ fd, NULL, child_envp },
+		{ fd, child_argv, NULL },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		assert_nothing_ran(run_in_child(kill_on_any_exec,
+						call_fexecve_bad_args,
+						&cases[i]),
+				   EINVAL);
+	close(fd);
+}
+
+static void call_fexecve_twice(void *ctx)
+{
+	struct world *w = ctx;
+
+	/* The first call learns ENOSYS (and fails: fd 99 is not open). */
+	if (fexecve(99, child_argv, child_envp) == 0 || errno != EBADF)
+		return;
+	/* From now on a call to execveat would kill us: the cached ENOSYS
+	 * must send the second call straight to /proc. */
+	if (kill_on_exec(false) != 0)
+		return;
+	fexecve(w->fd, child_argv, child_envp);
+}
+
+static void fexecve_remembers_enosys(void **state)
+{
+	(void)state;
+	struct world w = { PROC_REAL, ENOSYS,
+			   open_or_fail(report_args_path, O_RDONLY) };
+
+	assert_child_ran(run_in_child(make_world, call_fexecve_twice, &w));
+	close(w.fd);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(fexecve_bad_args_fail_einval_without_syscall),
+		cmocka_unit_test(fexecve_runs_binary),
+		cmocka_unit_test(fexecve_closed_fd_fails_ebadf),
+		cmocka_unit_test(fexecve_without_proc_runs_binary),
+		cmocka_unit_test(fexecve_falls_back_to_proc_on_enosys),
+		cmocka_unit_test(fexecve_falls_back_to_proc_on_eperm),
+		cmocka_unit_test(fexecve_blocked_without_proc_fails_enosys),
+		cmocka_unit_test(fexecve_blocked_without_proc_fails_eperm),
+		cmocka_unit_test(fexecve_refuses_fake_proc_naming_impostor),
+		cmocka_unit_test(fexecve_refuses_fake_proc_naming_same_file),
+		cmocka_unit_test(fexecve_refuses_procfs_naming_another_file),
+		cmocka_unit_test(fexecve_remembers_enosys),
+	};
+
+	fixture_init(argc, argv);
+	require_hostile_env();
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
