@@ -6,7 +6,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +22,7 @@
 #include "probe_run.h"
 
 static const char *probe_path;
-static char preload_env[4096];
+static const char *preload_env;
 
 enum world_kind { NORMAL, BLOCKED_ENOSYS, BLOCKED_EPERM, FAKE_PROC_ENOSYS };
 
@@ -49,7 +48,7 @@ static struct probe_result probe(enum world_kind world, const char *mode,
 				 bool preload)
 {
 	char *argv[] = { (char *)probe_path, (char *)mode, PROBE_FD_STR, NULL };
-	char *envp[] = { preload ? preload_env : NULL, NULL };
+	char *envp[] = { preload ? (char *)preload_env : NULL, NULL };
 
 	return run_probe(make_world, &world, argv, envp);
 }
@@ -121,16 +120,6 @@ static void preloaded_fexecve_leaks_no_fd_when_refused(void **state)
 	assert_int_equal(after, before);
 }
 
-/* The loader finds libexecveat.so.1 next to the library the build made. */
-static void preload_init(const char *built_library)
-{
-	char *copy = strdup(built_library);
-
-	snprintf(preload_env, sizeof(preload_env),
-		 "LD_PRELOAD=%s/libexecveat.so.1", dirname(copy));
-	free(copy);
-}
-
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -151,7 +140,7 @@ int main(int argc, char **argv)
 	}
 	fixture_init(argc, argv);
 	probe_path = argv[3];
-	preload_init(argv[4]);
+	preload_env = preload_setting(argv[4]);
 	require_hostile_env();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

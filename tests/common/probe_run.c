@@ -3,6 +3,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -71,4 +74,16 @@ void assert_probe_ran(struct probe_result r, int status)
 void assert_probe_said(struct probe_result r, const char *output)
 {
 	assert_string_equal(r.output, output);
+}
+
+const char *preload_setting(const char *built_library)
+{
+	static char setting[4096];
+	char *copy = strdup(built_library);
+
+	assert_non_null(copy);
+	snprintf(setting, sizeof(setting), "LD_PRELOAD=%s/libexecveat.so.1",
+		 dirname(copy));
+	free(copy);
+	return setting;
 }

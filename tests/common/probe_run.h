@@ -22,6 +22,10 @@ struct probe_result {
 struct probe_result run_probe(child_setup_fn setup, void *ctx,
 			      char *const argv[], char *const envp[]);
 
+/* "LD_PRELOAD=<dir>/libexecveat.so.1", dir being that of the library the
+ * build made (the loader then finds it by its soname's file). */
+const char *preload_setting(const char *built_library);
+
 /* Fails the test unless the probe printed nothing and exited with status. */
 void assert_probe_ran(struct probe_result r, int status);
 

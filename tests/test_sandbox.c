@@ -1,0 +1,155 @@
+/*
+ * End to end in bubblewrap, as the library is used in the field: an
+ * unmodified glibc program in a sandbox whose seccomp filter refuses
+ * execveat, with no /proc or a planted one, run without and with
+ * LD_PRELOAD=libexecveat.so.1.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "fixture.h"
+#include "probe_run.h"
+
+#define FILTER_FD 11
+#define FILTER_FD_STR "11"
+
+static const char *bwrap_path, *probe_path;
+static const char *preload_env;
+
+enum proc_view { NO_PROC, REAL_PROC, PLANTED_PROC };
+
+struct sandbox {
+	enum proc_view proc;
+	int execveat_errno; /* 0: no filter */
+};
+
+/* bwrap reads a compiled filter from an fd (--seccomp FD). */
+static int pass_filter(void *ctx)
+{
+	struct sandbox *s = ctx;
+	scmp_filter_ctx filter;
+	int fd, rc;
+
+	if (s->execveat_errno == 0)
+		return 0;
+	filter = seccomp_init(SCMP_ACT_ALLOW);
+	fd = memfd_create("execveat-filter", 0);
+	if (filter == NULL || fd < 0)
+		return ENOMEM;
+	rc = seccomp_rule_add(filter, SCMP_ACT_ERRNO(s->execveat_errno),
+			      SCMP_SYS(execveat), 0);
+	if (rc == 0)
+		rc = seccomp_export_bpf(filter, fd);
+	seccomp_release(filter);
+	if (rc != 0 || lseek(fd, 0, SEEK_SET) != 0 ||
+	    dup2(fd, FILTER_FD) != FILTER_FD)
+		return EIO;
+	return 0;
+}
+
+static struct probe_result in_sandbox(struct sandbox s, bool preload)
+{
+	char *argv[32] = { (char *)bwrap_path, "--ro-bind", "/", "/",
+			   "--dev", "/dev" };
+	char *envp[] = { preload ? (char *)preload_env : NULL, NULL };
+	int n = 6;
+
+	if (s.proc == REAL_PROC) {
+		argv[n++] = "--proc";
+		argv[n++] = "/proc";
+	} else {
+		argv[n++] = "--tmpfs";
+		argv[n++] = "/proc";
+	}
+	if (s.proc == PLANTED_PROC) {
+		char *planted[] = { "--dir", "/proc/self", "--dir",
+				    "/proc/self/fd", "--symlink",
+				    (char *)impostor_path,
+				    "/proc/self/fd/" PROBE_FD_STR };
+
+		memcpy(argv + n, planted, sizeof(planted));
+		n += sizeof(planted) / sizeof(planted[0]);
+	}
+	if (s.execveat_errno != 0) {
+		argv[n++] = "--seccomp";
+		argv[n++] = FILTER_FD_STR;
+	}
+	argv[n++] = (char *)probe_path;
+	argv[n++] = "fexecve";
+	argv[n++] = PROBE_FD_STR;
+	return run_probe(pass_filter, &s, argv, envp);
+}
+
+static void sandbox_without_proc_runs_binary_either_way(void **state)
+{
+	(void)state;
+	struct sandbox s = { NO_PROC, 0 };
+
+	/* glibc 2.36 tries execveat first too: no difference here. */
+	assert_probe_ran(in_sandbox(s, false), CHILD_STATUS);
+	assert_probe_ran(in_sandbox(s, true), CHILD_STATUS);
+}
+
+static void sandbox_refusing_execveat_eperm_runs_only_with_preload(void **state)
+{
+	(void)state;
+	struct sandbox s = { REAL_PROC, EPERM };
+
+	assert_probe_said(in_sandbox(s, false), "errno 1\n");
+	assert_probe_ran(in_sandbox(s, true), CHILD_STATUS);
+}
+
+static void sandbox_planted_proc_runs_impostor_only_without_preload(void **state)
+{
+	(void)state;
+	struct sandbox s = { PLANTED_PROC, ENOSYS };
+
+	assert_probe_ran(in_sandbox(s, false), IMPOSTOR_STATUS);
+	assert_probe_said(in_sandbox(s, true), "errno 38\n");
+}
+
+static void sandbox_without_proc_or_execveat_runs_nothing(void **state)
+{
+	(void)state;
+	struct sandbox s = { NO_PROC, ENOSYS };
+
+	assert_probe_said(in_sandbox(s, false), "errno 38\n");
+	assert_probe_said(in_sandbox(s, true), "errno 38\n");
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(sandbox_without_proc_runs_binary_either_way),
+		cmocka_unit_test(sandbox_refusing_execveat_eperm_runs_only_with_preload),
+		cmocka_unit_test(sandbox_planted_proc_runs_impostor_only_without_preload),
+		cmocka_unit_test(sandbox_without_proc_or_execveat_runs_nothing),
+	};
+	if (argc != 6) {
+		fprintf(stderr,
+			"usage: %s REPORT_ARGS IMPOSTOR PROBE LIBRARY BWRAP\n",
+			argv[0]);
+		return 2;
+	}
+	fixture_init(argc, argv);
+	probe_path = argv[3];
+	bwrap_path = argv[5];
+	if (access(bwrap_path, X_OK) != 0) {
+		printf("SKIP: needs bubblewrap (bwrap), not found\n");
+		return 77;
+	}
+	preload_env = preload_setting(argv[4]);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
