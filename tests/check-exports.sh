@@ -1,0 +1,45 @@
+#!/bin/sh
+# The library's dynamic symbol table is its ABI: exactly execveat and
+# fexecve in EXECVEAT_1.0, fexecve once more in glibc's node when there is
+# one, the version nodes themselves, and nothing else. And it must load
+# into processes of glibc 2.17 and later: no undefined symbol may need a
+# newer glibc version.
+#
+#   check-exports.sh LIBRARY [GLIBC_NODE]
+set -eu
+library=$1
+glibc_node=${2:-}
+newest_allowed=2.17
+
+expected="EXECVEAT_1.0
+execveat@@EXECVEAT_1.0
+fexecve@@EXECVEAT_1.0"
+if [ -n "$glibc_node" ]; then
+	expected="$expected
+$glibc_node
+fexecve@$glibc_node"
+fi
+expected=$(printf '%s\n' "$expected" | LC_ALL=C sort)
+
+# Columns: Num Value Size Type Bind Vis Ndx Name
+exported=$(readelf --dyn-syms -W "$library" |
+	awk '$5 == "GLOBAL" || $5 == "WEAK" { if ($7 != "UND") print $8 }' |
+	LC_ALL=C sort)
+if [ "$exported" != "$expected" ]; then
+	echo "exported symbols differ from the ABI:"
+	printf 'expected:\n%s\nexported:\n%s\n' "$expected" "$exported"
+	exit 1
+fi
+
+too_new=$(readelf --dyn-syms -W "$library" |
+	awk '$7 == "UND" { print $8 }' |
+	sed -n 's/.*@GLIBC_\([0-9.]*\).*/\1 &/p' |
+	while read -r version symbol; do
+		newest=$(printf '%s\n%s\n' "$version" "$newest_allowed" | sort -V | tail -n 1)
+		[ "$newest" = "$newest_allowed" ] || echo "$symbol"
+	done)
+if [ -n "$too_new" ]; then
+	echo "needs a glibc newer than $newest_allowed: $too_new"
+	exit 1
+fi
+echo "exports: $(echo $exported); every glibc symbol needed is <= $newest_allowed"
