@@ -40,27 +40,14 @@ static void call_raw_syscall(void *ctx)
 		(long)c->flags);
 }
 
-static void assert_child_ran(struct exec_outcome o)
-{
-	if (o.exec_returned)
-		fail_msg("exec failed: %s", strerror(o.exec_errno));
-	assert_int_equal(o.term_signal, 0);
-	assert_int_equal(o.exit_status, CHILD_STATUS);
-}
-
-static void assert_exec_failed(struct exec_outcome o, int expected_errno)
-{
-	assert_true(o.exec_returned);
-	assert_int_equal(o.exec_errno, expected_errno);
-}
-
 static void null_path_runs_file_behind_fd(void **state)
 {
 	(void)state;
 	struct execveat_call c = { open_or_fail(report_args_path, O_RDONLY),
 				   NULL, 0 };
 
-	assert_child_ran(run_in_child(NULL, call_library_execveat, &c));
+	assert_program_ran(run_in_child(NULL, call_library_execveat, &c),
+			   CHILD_STATUS);
 	close(c.dirfd);
 }
 
@@ -70,7 +57,8 @@ static void null_path_keeps_other_flags(void **state)
 	struct execveat_call c = { open_or_fail(report_args_path, O_RDONLY),
 				   NULL, AT_SYMLINK_NOFOLLOW };
 
-	assert_child_ran(run_in_child(NULL, call_library_execveat, &c));
+	assert_program_ran(run_in_child(NULL, call_library_execveat, &c),
+			   CHILD_STATUS);
 	close(c.dirfd);
 }
 
@@ -91,7 +79,8 @@ static void empty_path_with_at_empty_path_runs_fd(void **state)
 	struct execveat_call c = { open_or_fail(report_args_path, O_RDONLY),
 				   "", AT_EMPTY_PATH };
 
-	assert_child_ran(run_in_child(NULL, call_library_execveat, &c));
+	assert_program_ran(run_in_child(NULL, call_library_execveat, &c),
+			   CHILD_STATUS);
 	close(c.dirfd);
 }
 
@@ -111,7 +100,8 @@ static void absolute_path_runs_program(void **state)
 	(void)state;
 	struct execveat_call c = { AT_FDCWD, report_args_path, 0 };
 
-	assert_child_ran(run_in_child(NULL, call_library_execveat, &c));
+	assert_program_ran(run_in_child(NULL, call_library_execveat, &c),
+			   CHILD_STATUS);
 }
 
 static void unknown_flags_fail_einval(void **state)

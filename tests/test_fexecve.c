@@ -69,63 +69,47 @@ static struct exec_outcome fexecve_in(enum proc_state proc, int execveat_errno)
 	return o;
 }
 
-static void assert_child_ran(struct exec_outcome o)
-{
-	if (o.exec_returned)
-		fail_msg("fexecve failed: %s", strerror(o.exec_errno));
-	assert_int_equal(o.term_signal, 0);
-	assert_int_equal(o.exit_status, CHILD_STATUS);
-}
-
-static void assert_nothing_ran(struct exec_outcome o, int expected_errno)
-{
-	if (!o.exec_returned)
-		fail_msg("a program ran (status %d), expected errno %d",
-			 o.exit_status, expected_errno);
-	assert_int_equal(o.exec_errno, expected_errno);
-}
-
 static void fexecve_runs_binary(void **state)
 {
 	(void)state;
-	assert_child_ran(fexecve_in(PROC_REAL, 0));
+	assert_program_ran(fexecve_in(PROC_REAL, 0), CHILD_STATUS);
 }
 
 static void fexecve_without_proc_runs_binary(void **state)
 {
 	(void)state;
-	assert_child_ran(fexecve_in(PROC_HIDDEN, 0));
+	assert_program_ran(fexecve_in(PROC_HIDDEN, 0), CHILD_STATUS);
 }
 
 static void fexecve_falls_back_to_proc_on_enosys(void **state)
 {
 	(void)state;
-	assert_child_ran(fexecve_in(PROC_REAL, ENOSYS));
+	assert_program_ran(fexecve_in(PROC_REAL, ENOSYS), CHILD_STATUS);
 }
 
 static void fexecve_falls_back_to_proc_on_eperm(void **state)
 {
 	(void)state;
-	assert_child_ran(fexecve_in(PROC_REAL, EPERM));
+	assert_program_ran(fexecve_in(PROC_REAL, EPERM), CHILD_STATUS);
 }
 
 static void fexecve_blocked_without_proc_fails_enosys(void **state)
 {
 	(void)state;
-	assert_nothing_ran(fexecve_in(PROC_HIDDEN, ENOSYS), ENOSYS);
+	assert_exec_failed(fexecve_in(PROC_HIDDEN, ENOSYS), ENOSYS);
 }
 
 static void fexecve_blocked_without_proc_fails_eperm(void **state)
 {
 	(void)state;
-	assert_nothing_ran(fexecve_in(PROC_HIDDEN, EPERM), EPERM);
+	assert_exec_failed(fexecve_in(PROC_HIDDEN, EPERM), EPERM);
 }
 
 static void fexecve_refuses_fake_proc_naming_impostor(void **state)
 {
 	(void)state;
-	assert_nothing_ran(fexecve_in(PROC_FAKE_IMPOSTOR, ENOSYS), ENOSYS);
-	assert_nothing_ran(fexecve_in(PROC_FAKE_IMPOSTOR, EPERM), EPERM);
+	assert_exec_failed(fexecve_in(PROC_FAKE_IMPOSTOR, ENOSYS), ENOSYS);
+	assert_exec_failed(fexecve_in(PROC_FAKE_IMPOSTOR, EPERM), EPERM);
 }
 
 static void fexecve_refuses_fake_proc_naming_same_file(void **state)
@@ -133,7 +117,7 @@ static void fexecve_refuses_fake_proc_naming_same_file(void **state)
 	(void)state;
 	/* The name points at the right file, but it does not come from
 	 * procfs, so nothing vouches for it. */
-	assert_nothing_ran(fexecve_in(PROC_FAKE_SAME, ENOSYS), ENOSYS);
+	assert_exec_failed(fexecve_in(PROC_FAKE_SAME, ENOSYS), ENOSYS);
 }
 
 struct borrowed_fd {
@@ -170,7 +154,7 @@ static void fexecve_refuses_procfs_naming_another_file(void **state)
 	struct borrowed_fd b = { getpid(), open_or_fail(impostor_path, O_RDONLY),
 				 open_or_fail(report_args_path, O_RDONLY) };
 
-	assert_nothing_ran(run_in_child(make_procfs_naming_another_file,
+	assert_exec_failed(run_in_child(make_procfs_naming_another_file,
 					call_fexecve_borrowed, &b),
 			   ENOSYS);
 	close(b.fd);
@@ -188,10 +172,10 @@ static void fexecve_closed_fd_fails_ebadf(void **state)
 	(void)state;
 	struct world w = { PROC_REAL, 0, -1 };
 
-	assert_nothing_ran(run_in_child(make_world, call_fexecve_closed_fd, &w),
+	assert_exec_failed(run_in_child(make_world, call_fexecve_closed_fd, &w),
 			   EBADF);
 	w.execveat_errno = ENOSYS;
-	assert_nothing_ran(run_in_child(make_world, call_fexecve_closed_fd, &w),
+	assert_exec_failed(run_in_child(make_world, call_fexecve_closed_fd, &w),
 			   EBADF);
 }
 
@@ -242,7 +226,7 @@ static void fexecve_bad_args_fail_einval_without_syscall(void **state)
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		assert_nothing_ran(run_in_child(kill_on_any_exec,
+		assert_exec_failed(run_in_child(kill_on_any_exec,
 						call_fexecve_bad_args,
 						&cases[i]),
 				   EINVAL);
@@ -269,7 +253,8 @@ static void fexecve_remembers_enosys(void **state)
 	struct world w = { PROC_REAL, ENOSYS,
 			   open_or_fail(report_args_path, O_RDONLY) };
 
-	assert_child_ran(run_in_child(make_world, call_fexecve_twice, &w));
+	assert_program_ran(run_in_child(make_world, call_fexecve_twice, &w),
+			   CHILD_STATUS);
 	close(w.fd);
 }
 

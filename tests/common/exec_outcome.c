@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -55,4 +56,20 @@ struct exec_outcome run_in_child(child_setup_fn setup, child_exec_fn exec_call,
 	else if (WIFSIGNALED(status))
 		outcome.term_signal = WTERMSIG(status);
 	return outcome;
+}
+
+void assert_program_ran(struct exec_outcome o, int status)
+{
+	if (o.exec_returned)
+		fail_msg("the exec failed: %s", strerror(o.exec_errno));
+	assert_int_equal(o.term_signal, 0);
+	assert_int_equal(o.exit_status, status);
+}
+
+void assert_exec_failed(struct exec_outcome o, int expected_errno)
+{
+	if (!o.exec_returned)
+		fail_msg("a program ran (status %d), expected errno %d",
+			 o.exit_status, expected_errno);
+	assert_int_equal(o.exec_errno, expected_errno);
 }

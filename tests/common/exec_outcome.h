@@ -26,4 +26,11 @@ typedef void (*child_exec_fn)(void *ctx);
 struct exec_outcome run_in_child(child_setup_fn setup, child_exec_fn exec_call,
 				 void *ctx);
 
+/* Fails the test unless a program ran and exited with status. */
+void assert_program_ran(struct exec_outcome o, int status);
+
+/* Fails the test unless the exec came back with expected_errno (so
+ * nothing ran). */
+void assert_exec_failed(struct exec_outcome o, int expected_errno);
+
 #endif /* TESTS_EXEC_OUTCOME_H */
