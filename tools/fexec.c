@@ -1,0 +1,215 @@
+/*
+ * fexec: run a program through libexecveat from the shell.
+ *
+ *   fexec [--nofollow] [--at DIR] PATH -- ARGV0 [ARG...]
+ *   fexec --fd N -- ARGV0 [ARG...]
+ *   fexec --probe
+ *   fexec --help | --version
+ *
+ * A user of the public header only, like any other program.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "execveat.h"
+#include "exit_status.h"
+#include "probe.h"
+
+enum mode { RUN_PATH, RUN_FD, PROBE, HELP, VERSION };
+
+struct invocation {
+	enum mode mode;
+	bool nofollow;
+	const char *at_dir; /* NULL: the current directory */
+	const char *path;
+	int fd;
+	const char *fd_text;
+	char **argv; /* the new program's, from ARGV0 on */
+};
+
+static const char help_text[] =
+	"Usage:\n"
+	"  fexec [--nofollow] [--at DIR] PATH -- ARGV0 [ARG...]\n"
+	"  fexec --fd N -- ARGV0 [ARG...]\n"
+	"  fexec --probe\n"
+	"  fexec --help | --version\n"
+	"\n"
+	"Run a program with execveat(2) or fexecve(3) from libexecveat.\n"
+	"\n"
+	"  PATH          run PATH with execveat(2), relative to DIR; PATH is\n"
+	"                not looked up in $PATH\n"
+	"  --at DIR      resolve PATH against DIR (default: the current"
+	" directory)\n"
+	"  --nofollow    refuse PATH if it is a symbolic link\n"
+	"  --fd N        run the file open at file descriptor N with"
+	" fexecve(3)\n"
+	"  --probe       say which way fexecve(3) would run a program here"
+	" and\n"
+	"                why the others are refused; runs nothing\n"
+	"  ARGV0 ARG...  the new program's argument vector, ARGV0 included,"
+	" as given\n"
+	"\n"
+	"The environment is passed on unchanged.\n"
+	"\n"
+	"Exit status: the program's own once it runs; 127 if PATH does not"
+	" exist;\n"
+	"126 if the file cannot be executed; 125 for a usage error or a bad"
+	" fd.\n"
+	"--probe exits 0 when fexecve(3) has a way to run programs here, 1"
+	" when not.\n";
+
+/* "--fd N": a decimal number of an fd, nothing else. */
+static bool parse_fd(const char *text, int *fd)
+{
+	char *end;
+	long value;
+
+	if (text[0] < '0' || text[0] > '9')
+		return false;
+	errno = 0;
+	value = strtol(text, &end, 10);
+	if (errno != 0 || *end != '\0' || value > INT_MAX)
+		return false;
+	*fd = (int)value;
+	return true;
+}
+
+static bool is_option(const char *arg)
+{
+	return strncmp(arg, "--", 2) == 0 && arg[2] != '\0';
+}
+
+/* The options before PATH (or before "--" with --fd); returns the index of
+ * the first argument after them, or -1 after reporting a usage error. */
+static int parse_options(int argc, char **argv, struct invocation *inv)
+{
+	int i = 1;
+
+	for (; i < argc && is_option(argv[i]); i++) {
+		const char *opt = argv[i];
+		bool takes_value = strcmp(opt, "--at") == 0 ||
+				   strcmp(opt, "--fd") == 0;
+
+		if (takes_value && i + 1 >= argc)
+			return report_usage_error("missing value for", opt), -1;
+		if (strcmp(opt, "--nofollow") == 0 && !inv->nofollow) {
+			inv->nofollow = true;
+		} else if (strcmp(opt, "--at") == 0 && inv->at_dir == NULL) {
+			inv->at_dir = argv[++i];
+		} else if (strcmp(opt, "--fd") == 0 && inv->mode != RUN_FD) {
+			inv->mode = RUN_FD;
+			inv->fd_text = argv[++i];
+			if (!parse_fd(inv->fd_text, &inv->fd))
+				return report_usage_error("bad fd number",
+							  inv->fd_text), -1;
+		} else {
+			return report_usage_error("unexpected option", opt), -1;
+		}
+	}
+	return i;
+}
+
+static bool parse_alone(int argc, char **argv, struct invocation *inv)
+{
+	static const struct {
+		const char *name;
+		enum mode mode;
+	} alone[] = { { "--probe", PROBE }, { "--help", HELP },
+		      { "--version", VERSION } };
+
+	for (size_t k = 0; k < sizeof(alone) / sizeof(alone[0]); k++) {
+		if (argc == 2 && strcmp(argv[1], alone[k].name) == 0) {
+			inv->mode = alone[k].mode;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Returns 0, or the exit status of a usage error already reported. */
+static int parse_command_line(int argc, char **argv, struct invocation *inv)
+{
+	int i;
+
+	if (parse_alone(argc, argv, inv))
+		return 0;
+	i = parse_options(argc, argv, inv);
+	if (i < 0)
+		return EXIT_USAGE;
+	if (inv->mode == RUN_FD && (inv->nofollow || inv->at_dir != NULL))
+		return report_usage_error("--fd takes no --at or --nofollow",
+					  NULL);
+	if (inv->mode == RUN_PATH) {
+		if (i >= argc || strcmp(argv[i], "--") == 0)
+			return report_usage_error("missing PATH", NULL);
+		inv->path = argv[i++];
+	}
+	if (i >= argc || strcmp(argv[i], "--") != 0)
+		return report_usage_error("expected -- before ARGV0", NULL);
+	if (++i >= argc)
+		return report_usage_error("missing ARGV0", NULL);
+	inv->argv = &argv[i];
+	return 0;
+}
+
+static int run_path(const struct invocation *inv)
+{
+	struct exec_target target = { .name = inv->path, .dirfd = AT_FDCWD,
+				      .nofollow = inv->nofollow };
+	int flags = inv->nofollow ? AT_SYMLINK_NOFOLLOW : 0;
+
+	/* Close-on-exec: the program must not inherit a handle on DIR. */
+	if (inv->at_dir != NULL) {
+		target.dirfd = open(inv->at_dir,
+				    O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (target.dirfd < 0) {
+			struct exec_target dir = { .name = inv->at_dir,
+						   .dirfd = AT_FDCWD };
+
+			return report_exec_failure(&dir, errno);
+		}
+	}
+	execveat(target.dirfd, inv->path, inv->argv, environ, flags);
+	return report_exec_failure(&target, errno);
+}
+
+static int run_fd(const struct invocation *inv)
+{
+	char name[32];
+	struct exec_target target = { .name = name, .by_fd = true };
+
+	snprintf(name, sizeof(name), "fd %d", inv->fd);
+	fexecve(inv->fd, inv->argv, environ);
+	return report_exec_failure(&target, errno);
+}
+
+int main(int argc, char **argv)
+{
+	struct invocation inv = { .mode = RUN_PATH };
+	int status = parse_command_line(argc, argv, &inv);
+
+	if (status != 0)
+		return status;
+	switch (inv.mode) {
+	case HELP:
+		fputs(help_text, stdout);
+		return 0;
+	case VERSION:
+		printf("fexec (libexecveat) %s\n", FEXEC_VERSION);
+		return 0;
+	case PROBE:
+		return run_probe();
+	case RUN_FD:
+		return run_fd(&inv);
+	case RUN_PATH:
+		break;
+	}
+	return run_path(&inv);
+}
