@@ -1,0 +1,178 @@
+#define _GNU_SOURCE
+#include "fexec_run.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "fixture.h"
+#include "hostile_env.h"
+
+#define CHILD_SETUP_FAILED 123
+#define CHILD_EXEC_FAILED 122
+#define FAKE_FDS 16
+
+static const char *fexec_path;
+static const char *expected_dir;
+
+void fexec_run_init(int argc, char **argv)
+{
+	if (argc < 5) {
+		fprintf(stderr, "usage: %s REPORT_ARGS IMPOSTOR FEXEC EXPECTED_DIR\n",
+			argv[0]);
+		exit(2);
+	}
+	/* Absolute: some tests run the tool from another directory. */
+	fexec_path = realpath(argv[3], NULL);
+	expected_dir = argv[4];
+	if (fexec_path == NULL) {
+		perror(argv[3]);
+		exit(2);
+	}
+}
+
+/* Every fd name points at "/": the probe's test file, so only the
+ * procfs proof can tell this /proc from the real one. */
+static int fake_proc_naming_root(void)
+{
+	char link[64];
+	int err = hide_proc();
+
+	if (err != 0)
+		return err;
+	if (mkdir("/proc/self", 0755) != 0 || mkdir("/proc/self/fd", 0755) != 0)
+		return errno;
+	for (int fd = 0; fd < FAKE_FDS; fd++) {
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		if (symlink("/", link) != 0)
+			return errno;
+	}
+	return 0;
+}
+
+static int make_proc_view(enum proc_view proc)
+{
+	switch (proc) {
+	case PROC_REAL:
+		return 0;
+	case PROC_HIDDEN:
+		return hide_proc();
+	case PROC_FAKE_ROOT:
+		return fake_proc_naming_root();
+	case PROC_FAKE_IMPOSTOR:
+		return fake_proc(3, impostor_path);
+	case PROC_BORROWED:
+		return borrow_proc_fd_dir(getppid());
+	}
+	return EINVAL;
+}
+
+/* Only fds 0-2, and 3 if asked for, reach the tool. */
+static int arrange_fds(int out, int err, const char *fd3_path)
+{
+	if (dup2(out, STDOUT_FILENO) < 0 || dup2(err, STDERR_FILENO) < 0)
+		return errno;
+	if (fd3_path != NULL) {
+		int fd = open(fd3_path, O_RDONLY);
+
+		if (fd < 0 || (fd != 3 && dup2(fd, 3) < 0))
+			return errno;
+	}
+	close_range(fd3_path != NULL ? 4 : 3, ~0U, 0);
+	return 0;
+}
+
+static void start_fexec(const struct fexec_world *w, int out, int err,
+			const char *const args[])
+{
+	const char *argv[32] = { "fexec" };
+	size_t n = 1;
+
+	while (args[n - 1] != NULL && n + 1 < sizeof(argv) / sizeof(argv[0])) {
+		argv[n] = args[n - 1];
+		n++;
+	}
+	if (arrange_fds(out, err, w->fd3_path) != 0 ||
+	    (w->cwd != NULL && chdir(w->cwd) != 0) ||
+	    make_proc_view(w->proc) != 0 ||
+	    (w->execveat_errno != 0 && block_execveat(w->execveat_errno) != 0))
+		_exit(CHILD_SETUP_FAILED);
+	/* execve, not execveat: the filter above leaves it alone. */
+	execve(fexec_path, (char *const *)argv, child_envp);
+	_exit(CHILD_EXEC_FAILED);
+}
+
+static void read_all(int fd, char *buf, size_t size)
+{
+	size_t used = 0;
+	ssize_t n;
+
+	while (used + 1 < size && (n = read(fd, buf + used, size - 1 - used)) > 0)
+		used += (size_t)n;
+	buf[used] = '\0';
+	close(fd);
+}
+
+struct fexec_result run_fexec(const struct fexec_world *world,
+			      const char *const args[])
+{
+	struct fexec_result r = { .exit_status = -1 };
+	int out[2], err[2], status;
+	pid_t pid;
+
+	assert_int_equal(pipe2(out, O_CLOEXEC), 0);
+	assert_int_equal(pipe2(err, O_CLOEXEC), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		start_fexec(world, out[1], err[1], args);
+	close(out[1]);
+	close(err[1]);
+	read_all(out[0], r.out, sizeof(r.out));
+	read_all(err[0], r.err, sizeof(r.err));
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (WIFEXITED(status))
+		r.exit_status = WEXITSTATUS(status);
+	else
+		r.term_signal = WTERMSIG(status);
+	assert_int_not_equal(r.exit_status, CHILD_SETUP_FAILED);
+	assert_int_not_equal(r.exit_status, CHILD_EXEC_FAILED);
+	return r;
+}
+
+const char *expected_output(const char *name)
+{
+	static char text[4096];
+	char path[4096];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", expected_dir, name);
+	f = fopen(path, "r");
+	if (f == NULL)
+		fail_msg("%s: %s", path, strerror(errno));
+	n = fread(text, 1, sizeof(text) - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	return text;
+}
+
+void assert_fexec_result(struct fexec_result r, int status, const char *out,
+			 const char *err)
+{
+	assert_string_equal(r.out, out);
+	assert_string_equal(r.err, err);
+	assert_int_equal(r.term_signal, 0);
+	assert_int_equal(r.exit_status, status);
+}

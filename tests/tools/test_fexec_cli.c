@@ -1,0 +1,320 @@
+/*
+ * fexec's command line: each mode, each exit status, the exact messages,
+ * and --help / --version, on the machine as it is.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "fexec_run.h"
+#include "fixture.h"
+
+static const struct fexec_world as_is = { PROC_REAL, 0, NULL, NULL };
+static char scratch[] = "/tmp/fexec-cli-XXXXXX";
+static char report_args_dir[PATH_MAX];
+static char report_args_name[PATH_MAX];
+
+/* A path in the scratch directory (from a small ring of buffers, so that
+ * a few may be used at once). */
+static const char *scratch_path(const char *name)
+{
+	static char paths[8][PATH_MAX];
+	static int next;
+	char *p = paths[next++ % 8];
+
+	snprintf(p, PATH_MAX, "%s/%s", scratch, name);
+	return p;
+}
+
+static void write_file(const char *name, const char *text, mode_t mode)
+{
+	FILE *f = fopen(scratch_path(name), "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	assert_int_equal(chmod(scratch_path(name), mode), 0);
+}
+
+static void make_scratch(void)
+{
+	if (mkdtemp(scratch) == NULL) {
+		perror("mkdtemp");
+		exit(2);
+	}
+	write_file("not-executable", "#!/bin/sh\nexit 0\n", 0644);
+	write_file("unknown-format", "neither ELF nor #!\n", 0755);
+	if (symlink(report_args_path, scratch_path("link")) != 0) {
+		perror("symlink");
+		exit(2);
+	}
+}
+
+static void remove_scratch(void)
+{
+	unlink(scratch_path("not-executable"));
+	unlink(scratch_path("unknown-format"));
+	unlink(scratch_path("link"));
+	rmdir(scratch);
+}
+
+#define FEXEC(...) run_fexec(&as_is, (const char *const[]){ __VA_ARGS__, NULL })
+
+static void help_prints_usage_and_exits_0(void **state)
+{
+	(void)state;
+	assert_fexec_result(FEXEC("--help"), 0, expected_output("help.txt"), "");
+}
+
+static void version_prints_project_version(void **state)
+{
+	(void)state;
+	assert_fexec_result(FEXEC("--version"), 0,
+			    "fexec (libexecveat) " PROJECT_VERSION "\n", "");
+}
+
+static void path_runs_program_with_its_arguments_and_environment(void **state)
+{
+	(void)state;
+	assert_fexec_result(FEXEC(report_args_path, "--", "report_args",
+				  CHILD_STATUS_STR),
+			    CHILD_STATUS, "", "");
+}
+
+static void path_passes_argv0_as_given(void **state)
+{
+	(void)state;
+	assert_fexec_result(FEXEC("/bin/sh", "--", "chosen-name", "-c",
+				  "echo \"$0\""),
+			    0, "chosen-name\n", "");
+}
+
+static void relative_path_resolves_against_cwd_not_search_path(void **state)
+{
+	struct fexec_world w = { PROC_REAL, 0, NULL, report_args_dir };
+	const char *const args[] = { report_args_name, "--", "report_args",
+				     CHILD_STATUS_STR, NULL };
+	const char *const sh[] = { "sh", "--", "sh", "-c", "exit 0", NULL };
+	char err[256];
+
+	(void)state;
+	assert_fexec_result(run_fexec(&w, args), CHILD_STATUS, "", "");
+	/* No $PATH search: "sh" is a file in the cwd, and there is none. */
+	snprintf(err, sizeof(err), "fexec: sh: %s\n", strerror(ENOENT));
+	assert_fexec_result(run_fexec(&w, sh), 127, "", err);
+}
+
+static void at_dir_resolves_relative_path(void **state)
+{
+	(void)state;
+	assert_fexec_result(FEXEC("--at", report_args_dir, report_args_name,
+				  "--", "report_args", CHILD_STATUS_STR),
+			    CHILD_STATUS, "", "");
+}
+
+static void symlink_runs_its_target(void **state)
+{
+	(void)state;
+	assert_fexec_result(FEXEC(scratch_path("link"), "--", "report_args",
+				  CHILD_STATUS_STR),
+			    CHILD_STATUS, "", "");
+}
+
+static void nofollow_symlink_exits_126_eloop(void **state)
+{
+	char err[PATH_MAX + 128];
+
+	(void)state;
+	snprintf(err, sizeof(err),
+		 "fexec: %s: %s (a symbolic link, refused by --nofollow)\n",
+		 scratch_path("link"), strerror(ELOOP));
+	assert_fexec_result(FEXEC("--nofollow", scratch_path("link"), "--",
+				  "report_args", CHILD_STATUS_STR),
+			    126, "", err);
+}
+
+static void nofollow_regular_file_runs(void **state)
+{
+	(void)state;
+	assert_fexec_result(FEXEC("--nofollow", report_args_path, "--",
+				  "report_args", CHILD_STATUS_STR),
+			    CHILD_STATUS, "", "");
+}
+
+static void missing_file_exits_127(void **state)
+{
+	char err[PATH_MAX + 64];
+
+	(void)state;
+	snprintf(err, sizeof(err), "fexec: %s: %s\n", scratch_path("missing"),
+		 strerror(ENOENT));
+	assert_fexec_result(FEXEC(scratch_path("missing"), "--", "x"), 127, "", err);
+}
+
+static void missing_at_dir_exits_127(void **state)
+{
+	char err[PATH_MAX + 64];
+
+	(void)state;
+	snprintf(err, sizeof(err), "fexec: %s: %s\n", scratch_path("no-dir"),
+		 strerror(ENOENT));
+	assert_fexec_result(FEXEC("--at", scratch_path("no-dir"), "prog", "--", "x"),
+			    127, "", err);
+}
+
+static void non_executable_file_exits_126_eacces(void **state)
+{
+	char err[PATH_MAX + 64];
+
+	(void)state;
+	snprintf(err, sizeof(err), "fexec: %s: %s\n",
+		 scratch_path("not-executable"), strerror(EACCES));
+	assert_fexec_result(FEXEC(scratch_path("not-executable"), "--", "x"), 126,
+			    "", err);
+}
+
+static void directory_exits_126_eacces(void **state)
+{
+	char err[PATH_MAX + 64];
+
+	(void)state;
+	snprintf(err, sizeof(err), "fexec: %s: %s\n", scratch, strerror(EACCES));
+	assert_fexec_result(FEXEC(scratch, "--", "x"), 126, "", err);
+}
+
+static void unknown_format_exits_126_enoexec(void **state)
+{
+	char err[PATH_MAX + 64];
+
+	(void)state;
+	snprintf(err, sizeof(err), "fexec: %s: %s\n",
+		 scratch_path("unknown-format"), strerror(ENOEXEC));
+	assert_fexec_result(FEXEC(scratch_path("unknown-format"), "--", "x"), 126,
+			    "", err);
+}
+
+static void fd_runs_the_file_open_there(void **state)
+{
+	struct fexec_world sh = { PROC_REAL, 0, "/bin/sh", NULL };
+	struct fexec_world prog = { PROC_REAL, 0, report_args_path, NULL };
+	const char *const sh_args[] = { "--fd", "3", "--", "sh", "-c",
+					"exit 7", NULL };
+	const char *const prog_args[] = { "--fd", "3", "--", "report_args",
+					  CHILD_STATUS_STR, NULL };
+
+	(void)state;
+	assert_fexec_result(run_fexec(&sh, sh_args), 7, "", "");
+	assert_fexec_result(run_fexec(&prog, prog_args), CHILD_STATUS, "", "");
+}
+
+static void fd_not_open_exits_125_ebadf(void **state)
+{
+	char err[128];
+
+	(void)state;
+	snprintf(err, sizeof(err), "fexec: fd 3: %s\n", strerror(EBADF));
+	assert_fexec_result(FEXEC("--fd", "3", "--", "x"), 125, "", err);
+}
+
+static void bad_fd_numbers_exit_125(void **state)
+{
+	const char *bad[] = { "-1", "x", "3x", "", "+3", "2147483648",
+			      "99999999999999999999" };
+	char err[128];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(err, sizeof(err),
+			 "fexec: bad fd number: %s (see fexec --help)\n", bad[i]);
+		assert_fexec_result(FEXEC("--fd", bad[i], "--", "x"), 125, "",
+				    err);
+	}
+}
+
+static void assert_usage_error(struct fexec_result r, const char *message)
+{
+	char err[256];
+
+	snprintf(err, sizeof(err), "fexec: %s (see fexec --help)\n", message);
+	assert_fexec_result(r, 125, "", err);
+}
+
+static void usage_errors_exit_125(void **state)
+{
+	const struct fexec_world *w = &as_is;
+
+	(void)state;
+	assert_usage_error(run_fexec(w, (const char *const[]){ NULL }),
+			   "missing PATH");
+	assert_usage_error(FEXEC("--bogus", "/bin/sh", "--", "sh"),
+			   "unexpected option: --bogus");
+	assert_usage_error(FEXEC("/bin/sh", "sh"), "expected -- before ARGV0");
+	assert_usage_error(FEXEC("/bin/sh", "--"), "missing ARGV0");
+	assert_usage_error(FEXEC("--", "sh"), "missing PATH");
+	assert_usage_error(FEXEC("--at"), "missing value for: --at");
+	assert_usage_error(FEXEC("--fd", "0", "/bin/sh", "--", "sh"),
+			   "expected -- before ARGV0");
+	assert_usage_error(FEXEC("--fd", "0", "--at", "/", "--", "sh"),
+			   "--fd takes no --at or --nofollow");
+	assert_usage_error(FEXEC("--nofollow", "--nofollow", "/bin/sh", "--",
+				 "sh"),
+			   "unexpected option: --nofollow");
+	assert_usage_error(FEXEC("--probe", "--", "sh"),
+			   "unexpected option: --probe");
+	assert_usage_error(FEXEC("--help", "/bin/sh", "--", "sh"),
+			   "unexpected option: --help");
+}
+
+/* report_args_path is absolute (fixture_init): "DIR/NAME". */
+static void split_report_args_path(void)
+{
+	const char *slash = strrchr(report_args_path, '/');
+
+	snprintf(report_args_dir, sizeof(report_args_dir), "%.*s",
+		 (int)(slash - report_args_path), report_args_path);
+	snprintf(report_args_name, sizeof(report_args_name), "%s", slash + 1);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(help_prints_usage_and_exits_0),
+		cmocka_unit_test(version_prints_project_version),
+		cmocka_unit_test(path_runs_program_with_its_arguments_and_environment),
+		cmocka_unit_test(path_passes_argv0_as_given),
+		cmocka_unit_test(relative_path_resolves_against_cwd_not_search_path),
+		cmocka_unit_test(at_dir_resolves_relative_path),
+		cmocka_unit_test(symlink_runs_its_target),
+		cmocka_unit_test(nofollow_symlink_exits_126_eloop),
+		cmocka_unit_test(nofollow_regular_file_runs),
+		cmocka_unit_test(missing_file_exits_127),
+		cmocka_unit_test(missing_at_dir_exits_127),
+		cmocka_unit_test(non_executable_file_exits_126_eacces),
+		cmocka_unit_test(directory_exits_126_eacces),
+		cmocka_unit_test(unknown_format_exits_126_enoexec),
+		cmocka_unit_test(fd_runs_the_file_open_there),
+		cmocka_unit_test(fd_not_open_exits_125_ebadf),
+		cmocka_unit_test(bad_fd_numbers_exit_125),
+		cmocka_unit_test(usage_errors_exit_125),
+	};
+	int failed;
+
+	fixture_init(argc, argv);
+	fexec_run_init(argc, argv);
+	split_report_args_path();
+	make_scratch();
+	failed = cmocka_run_group_tests(tests, NULL, NULL);
+	remove_scratch();
+	return failed;
+}
