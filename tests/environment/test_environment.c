@@ -1,0 +1,323 @@
+/*
+ * fexecve() in the environments the library exists for: with and without
+ * /proc, with execveat refused by seccomp (ENOSYS, EPERM), and with a fake
+ * /proc that names an impostor or even the very same file. Each kind of
+ * fd meets each environment, and each result is asserted exactly.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "exec_outcome.h"
+#include "execveat.h"
+#include "fixture.h"
+#include "fixture_dir.h"
+#include "hostile_env.h"
+
+#ifndef MFD_EXEC
+#define MFD_EXEC 0x10U /* Linux 6.3 */
+#endif
+
+/* The fds fexecve is given. */
+enum subject {
+	BINARY,         /* a program, O_RDONLY */
+	SCRIPT,         /* a #!/bin/sh script, O_RDONLY */
+	MEMFD,          /* a program copied into memfd_create() memory */
+	O_PATH_BINARY,  /* a program, O_PATH */
+	CLOEXEC_BINARY, /* a program, O_RDONLY | O_CLOEXEC */
+	CLOEXEC_SCRIPT, /* a script, O_RDONLY | O_CLOEXEC */
+};
+
+enum proc_mount {
+	REAL_PROC,
+	NO_PROC,             /* an empty tmpfs over /proc */
+	FAKE_PROC_IMPOSTOR,  /* tmpfs, self/fd/N -> the impostor */
+	FAKE_PROC_SAME_FILE, /* tmpfs, self/fd/N -> the subject's own file */
+};
+
+struct environment {
+	enum proc_mount proc;
+	int execveat_errno; /* what seccomp makes execveat fail with; 0: none */
+};
+
+static const struct environment normal = { REAL_PROC, 0 };
+static const struct environment no_proc = { NO_PROC, 0 };
+static const struct environment enosys = { REAL_PROC, ENOSYS };
+static const struct environment eperm = { REAL_PROC, EPERM };
+static const struct environment enosys_no_proc = { NO_PROC, ENOSYS };
+static const struct environment eperm_no_proc = { NO_PROC, EPERM };
+static const struct environment enosys_impostor = { FAKE_PROC_IMPOSTOR, ENOSYS };
+static const struct environment enosys_same_file = { FAKE_PROC_SAME_FILE, ENOSYS };
+
+struct expected {
+	bool runs;
+	int value; /* the exit status if it runs, else the errno */
+};
+
+#define RUNS(status) { true, status }
+#define FAILS(err) { false, err }
+
+/*
+ * The shell's status when it cannot open the script it was asked to run:
+ * 2 from dash, Debian's /bin/sh ("cannot open /dev/fd/3"). With an fd,
+ * the kernel names the script /dev/fd/N to the shell, and without /proc
+ * that name does not exist, although the exec itself succeeded.
+ */
+#define SHELL_CANNOT_OPEN_SCRIPT 2
+
+struct env_case {
+	const char *name;
+	const struct environment *env;
+	enum subject subject;
+	struct expected expected;
+};
+
+static const struct env_case cases[] = {
+	/* 1. A normal system: execveat does it all. */
+	{ "binary_runs_on_normal_system", &normal, BINARY, RUNS(CHILD_STATUS) },
+	{ "script_runs_on_normal_system", &normal, SCRIPT, RUNS(CHILD_STATUS) },
+	{ "memfd_runs_on_normal_system", &normal, MEMFD, RUNS(CHILD_STATUS) },
+	{ "o_path_binary_runs_on_normal_system", &normal, O_PATH_BINARY,
+	  RUNS(CHILD_STATUS) },
+	{ "cloexec_binary_runs_on_normal_system", &normal, CLOEXEC_BINARY,
+	  RUNS(CHILD_STATUS) },
+	/* The kernel refuses: the shell could not reopen a closed fd. */
+	{ "cloexec_script_fails_enoent_on_normal_system", &normal,
+	  CLOEXEC_SCRIPT, FAILS(ENOENT) },
+
+	/* 2. No /proc: execveat needs none; only scripts miss it. */
+	{ "binary_runs_without_proc", &no_proc, BINARY, RUNS(CHILD_STATUS) },
+	{ "script_starts_without_proc_but_shell_cannot_open_it", &no_proc,
+	  SCRIPT, RUNS(SHELL_CANNOT_OPEN_SCRIPT) },
+	{ "memfd_runs_without_proc", &no_proc, MEMFD, RUNS(CHILD_STATUS) },
+	{ "o_path_binary_runs_without_proc", &no_proc, O_PATH_BINARY,
+	  RUNS(CHILD_STATUS) },
+	{ "cloexec_binary_runs_without_proc", &no_proc, CLOEXEC_BINARY,
+	  RUNS(CHILD_STATUS) },
+	{ "cloexec_script_fails_enoent_without_proc", &no_proc,
+	  CLOEXEC_SCRIPT, FAILS(ENOENT) },
+
+	/* 3. execveat refused with ENOSYS, real /proc: the fallback runs. */
+	{ "binary_runs_through_proc_when_execveat_enosys", &enosys, BINARY,
+	  RUNS(CHILD_STATUS) },
+	{ "script_runs_through_proc_when_execveat_enosys", &enosys, SCRIPT,
+	  RUNS(CHILD_STATUS) },
+	{ "memfd_runs_through_proc_when_execveat_enosys", &enosys, MEMFD,
+	  RUNS(CHILD_STATUS) },
+	{ "o_path_binary_runs_through_proc_when_execveat_enosys", &enosys,
+	  O_PATH_BINARY, RUNS(CHILD_STATUS) },
+	{ "cloexec_binary_runs_through_proc_when_execveat_enosys", &enosys,
+	  CLOEXEC_BINARY, RUNS(CHILD_STATUS) },
+	/*
+	 * execve("/proc/self/fd/N") of a script names it to the shell by that
+	 * path, and the kernel does not know the name comes from an fd: it
+	 * starts the shell, the exec closes fd N, and the shell cannot open
+	 * its script. execveat's up-front ENOENT is not available here.
+	 */
+	{ "cloexec_script_starts_through_proc_but_shell_cannot_open_it_when_execveat_enosys",
+	  &enosys, CLOEXEC_SCRIPT, RUNS(SHELL_CANNOT_OPEN_SCRIPT) },
+
+	/* 4. execveat refused with EPERM (Docker's default), real /proc. */
+	{ "binary_runs_through_proc_when_execveat_eperm", &eperm, BINARY,
+	  RUNS(CHILD_STATUS) },
+	{ "script_runs_through_proc_when_execveat_eperm", &eperm, SCRIPT,
+	  RUNS(CHILD_STATUS) },
+	{ "memfd_runs_through_proc_when_execveat_eperm", &eperm, MEMFD,
+	  RUNS(CHILD_STATUS) },
+	{ "o_path_binary_runs_through_proc_when_execveat_eperm", &eperm,
+	  O_PATH_BINARY, RUNS(CHILD_STATUS) },
+	{ "cloexec_binary_runs_through_proc_when_execveat_eperm", &eperm,
+	  CLOEXEC_BINARY, RUNS(CHILD_STATUS) },
+	{ "cloexec_script_starts_through_proc_but_shell_cannot_open_it_when_execveat_eperm",
+	  &eperm, CLOEXEC_SCRIPT, RUNS(SHELL_CANNOT_OPEN_SCRIPT) },
+
+	/* 5. execveat refused and no /proc: the refusal, and nothing runs. */
+	{ "binary_fails_enosys_without_execveat_or_proc", &enosys_no_proc,
+	  BINARY, FAILS(ENOSYS) },
+	{ "script_fails_enosys_without_execveat_or_proc", &enosys_no_proc,
+	  SCRIPT, FAILS(ENOSYS) },
+	{ "memfd_fails_enosys_without_execveat_or_proc", &enosys_no_proc,
+	  MEMFD, FAILS(ENOSYS) },
+	{ "o_path_binary_fails_enosys_without_execveat_or_proc",
+	  &enosys_no_proc, O_PATH_BINARY, FAILS(ENOSYS) },
+	{ "cloexec_binary_fails_enosys_without_execveat_or_proc",
+	  &enosys_no_proc, CLOEXEC_BINARY, FAILS(ENOSYS) },
+	{ "cloexec_script_fails_enosys_without_execveat_or_proc",
+	  &enosys_no_proc, CLOEXEC_SCRIPT, FAILS(ENOSYS) },
+	{ "binary_fails_eperm_without_execveat_or_proc", &eperm_no_proc,
+	  BINARY, FAILS(EPERM) },
+	{ "script_fails_eperm_without_execveat_or_proc", &eperm_no_proc,
+	  SCRIPT, FAILS(EPERM) },
+	{ "memfd_fails_eperm_without_execveat_or_proc", &eperm_no_proc,
+	  MEMFD, FAILS(EPERM) },
+	{ "o_path_binary_fails_eperm_without_execveat_or_proc",
+	  &eperm_no_proc, O_PATH_BINARY, FAILS(EPERM) },
+	{ "cloexec_binary_fails_eperm_without_execveat_or_proc",
+	  &eperm_no_proc, CLOEXEC_BINARY, FAILS(EPERM) },
+	{ "cloexec_script_fails_eperm_without_execveat_or_proc",
+	  &eperm_no_proc, CLOEXEC_SCRIPT, FAILS(EPERM) },
+
+	/* 6. execveat refused, a fake /proc naming an impostor: the impostor
+	 * (exit 66) never runs. */
+	{ "binary_fails_enosys_not_impostor_under_fake_proc",
+	  &enosys_impostor, BINARY, FAILS(ENOSYS) },
+	{ "script_fails_enosys_not_impostor_under_fake_proc",
+	  &enosys_impostor, SCRIPT, FAILS(ENOSYS) },
+	{ "memfd_fails_enosys_not_impostor_under_fake_proc",
+	  &enosys_impostor, MEMFD, FAILS(ENOSYS) },
+	{ "o_path_binary_fails_enosys_not_impostor_under_fake_proc",
+	  &enosys_impostor, O_PATH_BINARY, FAILS(ENOSYS) },
+	{ "cloexec_binary_fails_enosys_not_impostor_under_fake_proc",
+	  &enosys_impostor, CLOEXEC_BINARY, FAILS(ENOSYS) },
+	{ "cloexec_script_fails_enosys_not_impostor_under_fake_proc",
+	  &enosys_impostor, CLOEXEC_SCRIPT, FAILS(ENOSYS) },
+
+	/* 7. A fake /proc naming the very same file: refused all the same,
+	 * since the name does not come from procfs. (A memfd has no name of
+	 * its own; its link names the program it is a copy of.) */
+	{ "binary_fails_enosys_under_fake_proc_naming_same_file",
+	  &enosys_same_file, BINARY, FAILS(ENOSYS) },
+	{ "script_fails_enosys_under_fake_proc_naming_same_file",
+	  &enosys_same_file, SCRIPT, FAILS(ENOSYS) },
+	{ "memfd_fails_enosys_under_fake_proc_naming_its_program",
+	  &enosys_same_file, MEMFD, FAILS(ENOSYS) },
+	{ "o_path_binary_fails_enosys_under_fake_proc_naming_same_file",
+	  &enosys_same_file, O_PATH_BINARY, FAILS(ENOSYS) },
+	{ "cloexec_binary_fails_enosys_under_fake_proc_naming_same_file",
+	  &enosys_same_file, CLOEXEC_BINARY, FAILS(ENOSYS) },
+	{ "cloexec_script_fails_enosys_under_fake_proc_naming_same_file",
+	  &enosys_same_file, CLOEXEC_SCRIPT, FAILS(ENOSYS) },
+};
+
+#define CASE_COUNT (sizeof(cases) / sizeof(cases[0]))
+
+static struct fixture_dir dir;
+
+struct world {
+	const struct environment *env;
+	int fd;
+	const char *file; /* what the subject's fd was opened from */
+};
+
+static int make_world(void *ctx)
+{
+	const struct world *w = ctx;
+	int err = 0;
+
+	switch (w->env->proc) {
+	case REAL_PROC:
+		break;
+	case NO_PROC:
+		err = hide_proc();
+		break;
+	case FAKE_PROC_IMPOSTOR:
+		err = fake_proc(w->fd, impostor_path);
+		break;
+	case FAKE_PROC_SAME_FILE:
+		err = fake_proc(w->fd, w->file);
+		break;
+	}
+	if (err == 0 && w->env->execveat_errno != 0)
+		err = block_execveat(w->env->execveat_errno);
+	return err;
+}
+
+static void call_fexecve(void *ctx)
+{
+	const struct world *w = ctx;
+
+	fexecve(w->fd, child_argv, child_envp);
+}
+
+static int open_memfd_program(void)
+{
+	int fd = memfd_create("report_args", MFD_EXEC);
+
+	/* Before 6.3, MFD_EXEC is unknown and every memfd is executable. */
+	if (fd < 0 && errno == EINVAL)
+		fd = memfd_create("report_args", 0);
+	if (fd < 0)
+		fail_msg("memfd_create: %m");
+	fixture_copy_program_to(fd);
+	return fd;
+}
+
+static int open_subject(enum subject subject, char file[PATH_MAX])
+{
+	const char *name = FIXTURE_PROGRAM;
+	int flags = O_RDONLY;
+
+	switch (subject) {
+	case MEMFD:
+		strcpy(file, report_args_path);
+		return open_memfd_program();
+	case BINARY:
+		break;
+	case SCRIPT:
+		name = FIXTURE_SCRIPT;
+		break;
+	case O_PATH_BINARY:
+		flags = O_PATH;
+		break;
+	case CLOEXEC_BINARY:
+		flags |= O_CLOEXEC;
+		break;
+	case CLOEXEC_SCRIPT:
+		name = FIXTURE_SCRIPT;
+		flags |= O_CLOEXEC;
+		break;
+	}
+	return open_or_fail(fixture_path(&dir, name, file), flags);
+}
+
+static void run_case(void **state)
+{
+	const struct env_case *c = *state;
+	char file[PATH_MAX];
+	struct world w = { c->env, open_subject(c->subject, file), file };
+	struct exec_outcome o = run_in_child(make_world, call_fexecve, &w);
+
+	close(w.fd);
+	if (o.exec_returned && o.exec_errno == SETUP_FAILED)
+		fail_msg("the environment could not be made");
+	if (c->expected.runs)
+		assert_program_ran(o, c->expected.value);
+	else
+		assert_exec_failed(o, c->expected.value);
+}
+
+static int make_fixtures(void **state)
+{
+	(void)state;
+	fixture_dir_create(&dir);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct CMUnitTest tests[CASE_COUNT];
+	int failed;
+
+	fixture_init(argc, argv);
+	require_hostile_env();
+	for (size_t i = 0; i < CASE_COUNT; i++)
+		tests[i] = (struct CMUnitTest){
+			.name = cases[i].name,
+			.test_func = run_case,
+			.initial_state = (void *)&cases[i],
+		};
+	failed = _cmocka_run_group_tests("environment", tests, CASE_COUNT,
+					 make_fixtures, NULL);
+	return fixture_dir_remove(&dir) == 0 ? failed : 1;
+}
