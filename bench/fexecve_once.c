@@ -1,0 +1,82 @@
+/*
+ * The subject of count-syscalls.sh: sets up one situation, marks the
+ * moment in the trace with a write to fd -1, and calls the library's
+ * fexecve once, so that every system call after the mark is fexecve's.
+ *
+ *   fexecve-once MODE PROGRAM
+ *
+ * MODE: fast (execveat allowed); enosys-first (execveat refused with
+ * ENOSYS, the first call, which learns it); enosys-later (the same after
+ * a vfork child has made the first call: the cache lives in the library's
+ * memory, which the child shares); eperm (refused with EPERM, which is
+ * never cached, since a policy may refuse only some callers).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "block_execveat.h"
+#include "execveat.h"
+
+#define MARK "fexecve-once: calling fexecve"
+
+static char *child_argv[] = { "exit-at-once", NULL };
+static char *child_envp[] = { NULL };
+
+static int learn_enosys_in_vfork_child(int fd)
+{
+	int status;
+	pid_t pid = vfork();
+
+	if (pid == 0) {
+		fexecve(fd, child_argv, child_envp);
+		_exit(127);
+	}
+	return pid > 0 && waitpid(pid, &status, 0) == pid &&
+	       WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+static int set_up(const char *mode, int fd)
+{
+	int err = 0;
+
+	if (strcmp(mode, "fast") == 0)
+		return 1;
+	if (strcmp(mode, "eperm") == 0)
+		err = block_execveat(EPERM);
+	else if (strcmp(mode, "enosys-first") == 0 ||
+		 strcmp(mode, "enosys-later") == 0)
+		err = block_execveat(ENOSYS);
+	else
+		return 0;
+	if (err != 0) {
+		fprintf(stderr, "seccomp: %s\n", strerror(err));
+		return 0;
+	}
+	return strcmp(mode, "enosys-later") != 0 ||
+	       learn_enosys_in_vfork_child(fd);
+}
+
+int main(int argc, char **argv)
+{
+	int fd;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: %s MODE PROGRAM\n", argv[0]);
+		return 2;
+	}
+	fd = open(argv[2], O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || !set_up(argv[1], fd)) {
+		fprintf(stderr, "%s: cannot set up %s\n", argv[0], argv[1]);
+		return 2;
+	}
+	if (write(-1, MARK, sizeof(MARK) - 1) != -1)
+		return 2;
+	fexecve(fd, child_argv, child_envp);
+	perror("fexecve");
+	return 1;
+}
