@@ -57,6 +57,29 @@ int fake_proc(int fd, const char *target)
 	return 0;
 }
 
+/*
+ * A filter kills every system call of an ABI it does not list. An i386
+ * test that runs a script starts /bin/sh, an x86_64 program: list each
+ * x86 ABI, so that all the programs of the test see the same policy.
+ */
+static int add_other_x86_abis(scmp_filter_ctx ctx)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	static const uint32_t abis[] = { SCMP_ARCH_X86_64, SCMP_ARCH_X86,
+					 SCMP_ARCH_X32 };
+
+	for (size_t i = 0; i < sizeof(abis) / sizeof(abis[0]); i++) {
+		int rc = seccomp_arch_add(ctx, abis[i]);
+
+		if (rc != 0 && rc != -EEXIST)
+			return rc;
+	}
+#else
+	(void)ctx;
+#endif
+	return 0;
+}
+
 int block_execveat(int err)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
@@ -64,7 +87,10 @@ int block_execveat(int err)
 
 	if (ctx == NULL)
 		return ENOMEM;
-	rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(err), SCMP_SYS(execveat), 0);
+	rc = add_other_x86_abis(ctx);
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(err),
+				      SCMP_SYS(execveat), 0);
 	if (rc == 0)
 		rc = seccomp_load(ctx);
 	seccomp_release(ctx);
