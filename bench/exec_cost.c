@@ -158,7 +158,10 @@ static void run_fallback_round(struct fallback_round *r, unsigned round,
 	 * /proc run slower than the later ones, whichever way makes them.
 	 * glibc keeps no state, so running it here changes nothing that is
 	 * compared, and the library's first call meets a steady worker. */
-	make_data_pages_private("libexecveat");
+	if (make_data_pages_private("libexecveat") == 0) {
+		fprintf(stderr, "no writable page of libexecveat found\n");
+		_exit(1);
+	}
 	fault_in_exec_code(t);
 	time_exec(WAY_PATH, t);
 	time_exec(WAY_PATH, t);
