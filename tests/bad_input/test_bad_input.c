@@ -24,6 +24,7 @@
 #include "execveat.h"
 #include "fixture.h"
 #include "fixture_dir.h"
+#include "library_calls.h"
 
 #define KNOWN_FLAGS (AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH | AT_EXECVE_CHECK)
 
@@ -42,15 +43,6 @@ struct bad_call {
 	int flags;
 };
 
-/* Kept out of sight of glibc's __nonnull, which warns of a literal NULL. */
-static const char *const path_of[] = {
-	[EXECVEAT_NULL_PATH] = NULL,
-	[EXECVEAT_EMPTY_PATH] = "",
-};
-static const int flags_of[] = {
-	[EXECVEAT_NULL_PATH] = 0,
-	[EXECVEAT_EMPTY_PATH] = AT_EMPTY_PATH,
-};
 
 static struct fixture_dir dir;
 
@@ -58,11 +50,18 @@ static void make_call(void *ctx)
 {
 	const struct bad_call *c = ctx;
 
-	if (c->call == FEXECVE)
-		fexecve(c->fd, c->argv, c->envp);
-	else
-		execveat(c->fd, path_of[c->call], c->argv, c->envp,
-			 c->flags | flags_of[c->call]);
+	switch (c->call) {
+	case EXECVEAT_NULL_PATH:
+		call_execveat(c->fd, NULL, c->argv, c->envp, c->flags);
+		break;
+	case EXECVEAT_EMPTY_PATH:
+		call_execveat(c->fd, "", c->argv, c->envp,
+			      c->flags | AT_EMPTY_PATH);
+		break;
+	case FEXECVE:
+		call_fexecve(c->fd, c->argv, c->envp);
+		break;
+	}
 }
 
 static struct exec_outcome run_call(enum call call, int fd, int flags)

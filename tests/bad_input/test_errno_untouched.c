@@ -21,6 +21,7 @@
 #include "execveat.h"
 #include "fixture.h"
 #include "fixture_dir.h"
+#include "library_calls.h"
 
 /* No call sets errno to this: it is not an errno. */
 #define UNTOUCHED 0x5eed
@@ -43,7 +44,7 @@ static void call_with_errno_set(void *ctx)
 	int rc;
 
 	errno = UNTOUCHED;
-	rc = execveat(c->dirfd, c->path, child_argv, child_envp, c->flags);
+	rc = call_execveat(c->dirfd, c->path, child_argv, child_envp, c->flags);
 	if (rc != 0 && errno == UNTOUCHED)
 		errno = 0;
 }

@@ -29,6 +29,7 @@
 #include "execveat.h"
 #include "fixture.h"
 #include "fixture_dir.h"
+#include "library_calls.h"
 
 #define DEFAULT_SEED 20141105 /* any fixed value: runs must repeat */
 #define DEFAULT_TRIPLES 3000
@@ -180,7 +181,7 @@ static void call_library(void *ctx)
 {
 	const struct triple *t = ctx;
 
-	execveat(t->dirfd, t->path, child_argv, child_envp, t->flags);
+	call_execveat(t->dirfd, t->path, child_argv, child_envp, t->flags);
 }
 
 static void call_kernel(void *ctx)
