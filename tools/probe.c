@@ -62,7 +62,8 @@ static struct verdict usable_because(const char *why)
 	return v;
 }
 
-/* 0 if passed, else the errno; EINVAL means "no AT_EXECVE_CHECK here". */
+/* 0 if the check passed, else the errno (EINVAL before Linux 6.14, which
+ * does not know the flag). */
 static int execve_check_self(void)
 {
 	const char *self = (const char *)getauxval(AT_EXECFN);
@@ -88,7 +89,9 @@ static struct verdict probe_execveat(void)
 	err = errno;
 	if (refusal(err))
 		return refused_with(err);
-	return usable_because("the system call answered");
+	return usable_because(err == ENOENT ?
+		"no AT_EXECVE_CHECK, but an empty path got ENOENT" :
+		"no AT_EXECVE_CHECK, but the system call answered");
 }
 
 __attribute__((format(printf, 1, 0)))

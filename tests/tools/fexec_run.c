@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "execveat.h"
 #include "fixture.h"
 #include "hostile_env.h"
 
@@ -78,6 +80,28 @@ static int make_proc_view(enum proc_view proc)
 	return EINVAL;
 }
 
+/*
+ * A kernel before 6.14, as far as fexec can tell: execveat with
+ * AT_EXECVE_CHECK fails with EINVAL, the answer of every kernel that does
+ * not know the flag. Installed after block_execveat, its EINVAL wins for
+ * those calls (seccomp returns the newest filter's errno among equals).
+ */
+static int pretend_before_6_14(void)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+	int rc;
+
+	if (ctx == NULL)
+		return ENOMEM;
+	rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EINVAL), SCMP_SYS(execveat), 1,
+			      SCMP_A4(SCMP_CMP_MASKED_EQ, AT_EXECVE_CHECK,
+				      AT_EXECVE_CHECK));
+	if (rc == 0)
+		rc = seccomp_load(ctx);
+	seccomp_release(ctx);
+	return -rc;
+}
+
 /* Only fds 0-2, and 3 if asked for, reach the tool. */
 static int arrange_fds(int out, int err, const char *fd3_path)
 {
@@ -106,7 +130,8 @@ static void start_fexec(const struct fexec_world *w, int out, int err,
 	if (arrange_fds(out, err, w->fd3_path) != 0 ||
 	    (w->cwd != NULL && chdir(w->cwd) != 0) ||
 	    make_proc_view(w->proc) != 0 ||
-	    (w->execveat_errno != 0 && block_execveat(w->execveat_errno) != 0))
+	    (w->execveat_errno != 0 && block_execveat(w->execveat_errno) != 0) ||
+	    (w->before_6_14 && pretend_before_6_14() != 0))
 		_exit(CHILD_SETUP_FAILED);
 	/* execve, not execveat: the filter above leaves it alone. */
 	execve(fexec_path, (char *const *)argv, child_envp);

@@ -5,6 +5,8 @@
 #ifndef TESTS_FEXEC_RUN_H
 #define TESTS_FEXEC_RUN_H
 
+#include <stdbool.h>
+
 enum proc_view {
 	PROC_REAL,
 	PROC_HIDDEN,      /* an empty tmpfs over /proc */
@@ -18,6 +20,7 @@ struct fexec_world {
 	int execveat_errno;   /* 0: execveat allowed */
 	const char *fd3_path; /* opened for fexec at fd 3, or NULL */
 	const char *cwd;      /* NULL: the test's own */
+	bool before_6_14;     /* execveat answers AT_EXECVE_CHECK with EINVAL */
 };
 
 struct fexec_result {

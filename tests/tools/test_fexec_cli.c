@@ -20,7 +20,7 @@
 #include "fexec_run.h"
 #include "fixture.h"
 
-static const struct fexec_world as_is = { PROC_REAL, 0, NULL, NULL };
+static const struct fexec_world as_is = { .proc = PROC_REAL };
 static char scratch[] = "/tmp/fexec-cli-XXXXXX";
 static char report_args_dir[PATH_MAX];
 static char report_args_name[PATH_MAX];
@@ -102,7 +102,7 @@ static void path_passes_argv0_as_given(void **state)
 
 static void relative_path_resolves_against_cwd_not_search_path(void **state)
 {
-	struct fexec_world w = { PROC_REAL, 0, NULL, report_args_dir };
+	struct fexec_world w = { .cwd = report_args_dir };
 	const char *const args[] = { report_args_name, "--", "report_args",
 				     CHILD_STATUS_STR, NULL };
 	const char *const sh[] = { "sh", "--", "sh", "-c", "exit 0", NULL };
@@ -206,8 +206,8 @@ static void unknown_format_exits_126_enoexec(void **state)
 
 static void fd_runs_the_file_open_there(void **state)
 {
-	struct fexec_world sh = { PROC_REAL, 0, "/bin/sh", NULL };
-	struct fexec_world prog = { PROC_REAL, 0, report_args_path, NULL };
+	struct fexec_world sh = { .fd3_path = "/bin/sh" };
+	struct fexec_world prog = { .fd3_path = report_args_path };
 	const char *const sh_args[] = { "--fd", "3", "--", "sh", "-c",
 					"exit 7", NULL };
 	const char *const prog_args[] = { "--fd", "3", "--", "report_args",

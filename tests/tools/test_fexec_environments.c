@@ -25,7 +25,8 @@ static const char *const probe[] = { "--probe", NULL };
 static void assert_probe(enum proc_view proc, int execveat_errno,
 			 const char *expected, int status)
 {
-	struct fexec_world w = { proc, execveat_errno, NULL, NULL };
+	struct fexec_world w = { .proc = proc,
+				 .execveat_errno = execveat_errno };
 
 	assert_fexec_result(run_fexec(&w, probe), status,
 			    expected_output(expected), "");
@@ -79,10 +80,28 @@ static void probe_eperm_borrowed_fd_dir_has_none(void **state)
 	assert_probe(PROC_BORROWED, EPERM, "probe-eperm-borrowed-proc.txt", 1);
 }
 
+/* The method for kernels without AT_EXECVE_CHECK, which must not execute
+ * anything either (fexec would then complain of --probe-must-not-run). */
+static void probe_before_6_14_uses_empty_path(void **state)
+{
+	struct fexec_world allowed = { .before_6_14 = true };
+	struct fexec_world refused = { .proc = PROC_HIDDEN,
+				       .execveat_errno = ENOSYS,
+				       .before_6_14 = true };
+
+	(void)state;
+	assert_fexec_result(run_fexec(&allowed, probe), 0,
+			    expected_output("probe-before-6.14.txt"), "");
+	assert_fexec_result(run_fexec(&refused, probe), 1,
+			    expected_output("probe-enosys-no-proc.txt"), "");
+}
+
 static struct fexec_result fd3_run(enum proc_view proc, int execveat_errno,
 				   const char *file, const char *const args[])
 {
-	struct fexec_world w = { proc, execveat_errno, file, NULL };
+	struct fexec_world w = { .proc = proc,
+				 .execveat_errno = execveat_errno,
+				 .fd3_path = file };
 
 	return run_fexec(&w, args);
 }
@@ -194,6 +213,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(probe_enosys_without_proc_has_none),
 		cmocka_unit_test(probe_enosys_fake_proc_has_none),
 		cmocka_unit_test(probe_eperm_borrowed_fd_dir_has_none),
+		cmocka_unit_test(probe_before_6_14_uses_empty_path),
 		cmocka_unit_test(fd_without_proc_runs_shell),
 		cmocka_unit_test(fd_without_proc_runs_binary),
 		cmocka_unit_test(fd_execveat_refused_falls_back_to_proc),
