@@ -30,7 +30,6 @@ struct invocation {
 	const char *at_dir; /* NULL: the current directory */
 	const char *path;
 	int fd;
-	const char *fd_text;
 	char **argv; /* the new program's, from ARGV0 on */
 };
 
@@ -94,23 +93,29 @@ static int parse_options(int argc, char **argv, struct invocation *inv)
 
 	for (; i < argc && is_option(argv[i]); i++) {
 		const char *opt = argv[i];
+		const char *value = i + 1 < argc ? argv[i + 1] : NULL;
 		bool takes_value = strcmp(opt, "--at") == 0 ||
 				   strcmp(opt, "--fd") == 0;
 
-		if (takes_value && i + 1 >= argc)
-			return report_usage_error("missing value for", opt), -1;
+		if (takes_value && value == NULL) {
+			report_usage_error("missing value for", opt);
+			return -1;
+		}
 		if (strcmp(opt, "--nofollow") == 0 && !inv->nofollow) {
 			inv->nofollow = true;
 		} else if (strcmp(opt, "--at") == 0 && inv->at_dir == NULL) {
-			inv->at_dir = argv[++i];
+			inv->at_dir = value;
+			i++;
 		} else if (strcmp(opt, "--fd") == 0 && inv->mode != RUN_FD) {
+			if (!parse_fd(value, &inv->fd)) {
+				report_usage_error("bad fd number", value);
+				return -1;
+			}
 			inv->mode = RUN_FD;
-			inv->fd_text = argv[++i];
-			if (!parse_fd(inv->fd_text, &inv->fd))
-				return report_usage_error("bad fd number",
-							  inv->fd_text), -1;
+			i++;
 		} else {
-			return report_usage_error("unexpected option", opt), -1;
+			report_usage_error("unexpected option", opt);
+			return -1;
 		}
 	}
 	return i;
