@@ -18,7 +18,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/magic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -30,6 +29,8 @@
 #include "execveat.h"
 
 #define PROC_FD_DIR "/proc/self/fd"
+/* <linux/magic.h>, which musl-gcc cannot see. */
+#define PROC_SUPER_MAGIC 0x9fa0
 
 struct verdict {
 	bool usable;
