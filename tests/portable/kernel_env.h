@@ -1,0 +1,19 @@
+/*
+ * No /proc, a fake /proc, execveat refused: the environments the library
+ * exists for, made with system calls alone, so that they work with any C
+ * library (musl has no libseccomp and ships no kernel headers). Each
+ * returns 0 or an errno; call them in a forked child.
+ */
+#ifndef TESTS_PORTABLE_KERNEL_ENV_H
+#define TESTS_PORTABLE_KERNEL_ENV_H
+
+/* A private mount namespace with an empty tmpfs over /proc. */
+int hide_proc(void);
+
+/* As hide_proc, with self/fd/<fd> -> target in the tmpfs. */
+int fake_proc(int fd, const char *target);
+
+/* A seccomp filter failing every execveat with err. */
+int block_execveat(int err);
+
+#endif /* TESTS_PORTABLE_KERNEL_ENV_H */

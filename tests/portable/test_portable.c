@@ -1,0 +1,230 @@
+/*
+ * execveat() and fexecve() through the public header only, with nothing
+ * but the C library and the kernel: the suite for C libraries and ABIs
+ * that have no cmocka or libseccomp (musl, x32), and a second opinion
+ * everywhere else.
+ *
+ *   test-portable GROUP REPORT_ARGS IMPOSTOR
+ *
+ * GROUP "execveat" needs nothing; GROUP "fexecve" needs a mount namespace
+ * and seccomp, and exits 77 (skipped) with the reason where they cannot
+ * be had. Prints one line per case and exits 1 if any failed.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "execveat.h"
+#include "kernel_env.h"
+
+#define CHILD_STATUS 42     /* what report_args exits with, given "42" */
+#define IMPOSTOR_STATUS 66  /* tests/programs/impostor.c */
+
+static char *child_argv[] = { "report_args", "42", NULL };
+static char *child_envp[] = { "IN_TEST=yes", NULL };
+static const char *report_args_path;
+static const char *impostor_path;
+
+enum proc_state { PROC_REAL, PROC_HIDDEN, PROC_FAKE_IMPOSTOR };
+
+struct exec_case {
+	const char *name;
+	enum proc_state proc;
+	int blocked_with;   /* execveat fails with this errno; 0: allowed */
+	int (*exec)(int fd);
+	int expect_status;  /* the program ran and exited so, or */
+	int expect_errno;   /* (if nonzero) the exec returned this errno */
+};
+
+static int exec_path(int fd)
+{
+	(void)fd;
+	return execveat(AT_FDCWD, report_args_path, child_argv, child_envp, 0);
+}
+
+static int exec_null_path(int fd)
+{
+	/* volatile: the compiler must not see the NULL coming. */
+	const char *volatile no_path = NULL;
+
+	return execveat(fd, no_path, child_argv, child_envp, 0);
+}
+
+static int exec_empty_path_without_flag(int fd)
+{
+	return execveat(fd, "", child_argv, child_envp, 0);
+}
+
+static int exec_fd(int fd)
+{
+	return fexecve(fd, child_argv, child_envp);
+}
+
+static const struct exec_case execveat_cases[] = {
+	{ "execveat_path_runs_program", PROC_REAL, 0, exec_path,
+	  CHILD_STATUS, 0 },
+	{ "execveat_null_path_runs_fd", PROC_REAL, 0, exec_null_path,
+	  CHILD_STATUS, 0 },
+	{ "execveat_empty_path_without_flag_is_enoent", PROC_REAL, 0,
+	  exec_empty_path_without_flag, 0, ENOENT },
+	{ "fexecve_runs_program", PROC_REAL, 0, exec_fd, CHILD_STATUS, 0 },
+	{ NULL, 0, 0, NULL, 0, 0 },
+};
+
+/* The last three are where a C library's own fexecve (glibc's, musl's)
+ * answers differently: EPERM, and the impostor's status. */
+static const struct exec_case fexecve_cases[] = {
+	{ "fexecve_without_proc_runs_program", PROC_HIDDEN, 0, exec_fd,
+	  CHILD_STATUS, 0 },
+	{ "fexecve_without_proc_or_execveat_is_enosys", PROC_HIDDEN, ENOSYS,
+	  exec_fd, 0, ENOSYS },
+	{ "fexecve_execveat_eperm_falls_back_to_proc", PROC_REAL, EPERM,
+	  exec_fd, CHILD_STATUS, 0 },
+	{ "fexecve_refuses_fake_proc", PROC_FAKE_IMPOSTOR, ENOSYS, exec_fd,
+	  0, ENOSYS },
+	{ NULL, 0, 0, NULL, 0, 0 },
+};
+
+static int make_world(const struct exec_case *c, int fd)
+{
+	int err = 0;
+
+	if (c->proc == PROC_HIDDEN)
+		err = hide_proc();
+	else if (c->proc == PROC_FAKE_IMPOSTOR)
+		err = fake_proc(fd, impostor_path);
+	if (err == 0 && c->blocked_with != 0)
+		err = block_execveat(c->blocked_with);
+	return err;
+}
+
+/* The child writes the errno of a failed setup or a returned exec to a
+ * CLOEXEC pipe; a successful exec closes it unwritten. */
+static void run_child(const struct exec_case *c, int fd, int report_fd)
+{
+	int reported = make_world(c, fd);
+
+	if (reported == 0) {
+		c->exec(fd);
+		reported = errno;
+	} else {
+		reported = -reported;
+	}
+	_exit(write(report_fd, &reported, sizeof(reported)) ==
+	      (ssize_t)sizeof(reported) ? 0 : 125);
+}
+
+static bool run_case(const struct exec_case *c)
+{
+	int fd = open(report_args_path, O_RDONLY), pipefd[2], reported = 0;
+	int status = 0;
+	bool returned;
+	pid_t pid;
+
+	if (fd < 0 || pipe2(pipefd, O_CLOEXEC) != 0 || (pid = fork()) < 0) {
+		printf("not ok %s: setup: %s\n", c->name, strerror(errno));
+		return false;
+	}
+	if (pid == 0)
+		run_child(c, fd, pipefd[1]);
+	close(pipefd[1]);
+	returned = read(pipefd[0], &reported, sizeof(reported)) ==
+		   (ssize_t)sizeof(reported);
+	close(pipefd[0]);
+	close(fd);
+	waitpid(pid, &status, 0);
+	if (returned && reported < 0) {
+		printf("not ok %s: making the environment: %s\n", c->name,
+		       strerror(-reported));
+		return false;
+	}
+	if (c->expect_errno != 0) {
+		if (returned && reported == c->expect_errno)
+			goto ok;
+		if (returned)
+			printf("not ok %s: errno %s, expected %s\n", c->name,
+			       strerror(reported), strerror(c->expect_errno));
+		else
+			printf("not ok %s: a program ran (status %d), expected "
+			       "errno %s\n", c->name, WEXITSTATUS(status),
+			       strerror(c->expect_errno));
+		return false;
+	}
+	if (returned) {
+		printf("not ok %s: exec failed: %s\n", c->name,
+		       strerror(reported));
+		return false;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != c->expect_status) {
+		printf("not ok %s: status 0x%x, expected exit %d%s\n", c->name,
+		       (unsigned)status, c->expect_status,
+		       WIFEXITED(status) && WEXITSTATUS(status) ==
+		       IMPOSTOR_STATUS ? " (the impostor ran)" : "");
+		return false;
+	}
+ok:
+	printf("ok %s\n", c->name);
+	return true;
+}
+
+/* Exits 77 unless a child can hide /proc and install a seccomp filter. */
+static void require_kernel_env(void)
+{
+	int status, err;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		err = hide_proc();
+		if (err == 0)
+			err = block_execveat(ENOSYS);
+		_exit(err & 0xff);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		err = errno ? errno : EINTR;
+	else
+		err = WEXITSTATUS(status);
+	if (err != 0) {
+		printf("SKIP: needs a mount namespace (root or user namespaces)"
+		       " and seccomp: %s\n", strerror(err));
+		exit(77);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const struct exec_case *cases;
+	int failed = 0, total = 0;
+
+	setvbuf(stdout, NULL, _IONBF, 0);
+	if (argc != 4) {
+		fprintf(stderr, "usage: %s execveat|fexecve REPORT_ARGS "
+			"IMPOSTOR\n", argv[0]);
+		return 2;
+	}
+	/* Absolute: a fake /proc's symlinks must not resolve relative to it. */
+	report_args_path = realpath(argv[2], NULL);
+	impostor_path = realpath(argv[3], NULL);
+	if (report_args_path == NULL || impostor_path == NULL) {
+		perror("realpath");
+		return 2;
+	}
+	if (strcmp(argv[1], "execveat") == 0) {
+		cases = execveat_cases;
+	} else if (strcmp(argv[1], "fexecve") == 0) {
+		require_kernel_env();
+		cases = fexecve_cases;
+	} else {
+		fprintf(stderr, "unknown group %s\n", argv[1]);
+		return 2;
+	}
+	for (; cases->name != NULL; cases++, total++)
+		failed += !run_case(cases);
+	printf("%d passed, %d failed\n", total - failed, failed);
+	return failed != 0;
+}
