@@ -106,7 +106,7 @@ static void require_execve_check(void)
 	struct exec_outcome o = run_in_child(NULL, call_execve_check, NULL);
 
 	if (o.exec_returned && o.exec_errno == EINVAL) {
-		printf("SKIP: the kernel has no AT_EXECVE_CHECK (Linux 6.14+)\n");
+		puts("SKIP: the kernel has no AT_EXECVE_CHECK (Linux 6.14+)");
 		exit(77);
 	}
 }

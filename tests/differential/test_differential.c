@@ -215,7 +215,8 @@ struct tally {
 	bool errno_seen[256];
 };
 
-static void check_triple(uint64_t seed, uint64_t index, const struct named_fd *fd,
+static void check_triple(uint64_t seed, uint64_t index,
+			 const struct named_fd *fd,
 			 const struct named_path *path, int flags,
 			 struct tally *tally)
 {

@@ -57,8 +57,12 @@ static const struct environment enosys = { REAL_PROC, ENOSYS };
 static const struct environment eperm = { REAL_PROC, EPERM };
 static const struct environment enosys_no_proc = { NO_PROC, ENOSYS };
 static const struct environment eperm_no_proc = { NO_PROC, EPERM };
-static const struct environment enosys_impostor = { FAKE_PROC_IMPOSTOR, ENOSYS };
-static const struct environment enosys_same_file = { FAKE_PROC_SAME_FILE, ENOSYS };
+static const struct environment enosys_impostor = {
+	FAKE_PROC_IMPOSTOR, ENOSYS
+};
+static const struct environment enosys_same_file = {
+	FAKE_PROC_SAME_FILE, ENOSYS
+};
 
 struct expected {
 	bool runs;
@@ -125,7 +129,7 @@ static const struct env_case cases[] = {
 	 * starts the shell, the exec closes fd N, and the shell cannot open
 	 * its script. execveat's up-front ENOENT is not available here.
 	 */
-	{ "cloexec_script_starts_through_proc_but_shell_cannot_open_it_when_execveat_enosys",
+	{ "cloexec_script_through_proc_starts_shell_that_cannot_open_it_enosys",
 	  &enosys, CLOEXEC_SCRIPT, RUNS(SHELL_CANNOT_OPEN_SCRIPT) },
 
 	/* 4. execveat refused with EPERM (Docker's default), real /proc. */
@@ -139,7 +143,7 @@ static const struct env_case cases[] = {
 	  O_PATH_BINARY, RUNS(CHILD_STATUS) },
 	{ "cloexec_binary_runs_through_proc_when_execveat_eperm", &eperm,
 	  CLOEXEC_BINARY, RUNS(CHILD_STATUS) },
-	{ "cloexec_script_starts_through_proc_but_shell_cannot_open_it_when_execveat_eperm",
+	{ "cloexec_script_through_proc_starts_shell_that_cannot_open_it_eperm",
 	  &eperm, CLOEXEC_SCRIPT, RUNS(SHELL_CANNOT_OPEN_SCRIPT) },
 
 	/* 5. execveat refused and no /proc: the refusal, and nothing runs. */

@@ -64,55 +64,57 @@ static struct exec_outcome run_fd(int fd, enum fd_form form, int flags)
 	BOTH_FORMS_TESTS(name),                                \
 	cmocka_unit_test(name##_through_fexecve)
 
-/* --- A binary, named by dfd + path ------------------------------------ */
+/* The program ran, and its exit status says its argv and envp arrived. */
+static void assert_runs(struct exec_outcome o)
+{
+	assert_program_ran(o, CHILD_STATUS);
+}
+
+/* --- A binary, named by dfd + path --------------------------------------- */
 
 static void path_up_from_subdir_dfd_runs(void **state)
 {
 	(void)state;
-	assert_program_ran(run_execveat(m.subdir_dfd, "../" FIXTURE_PROGRAM, 0),
-		      CHILD_STATUS);
+	assert_runs(run_execveat(m.subdir_dfd, "../" FIXTURE_PROGRAM, 0));
 }
 
 static void path_in_dir_dfd_runs(void **state)
 {
 	(void)state;
-	assert_program_ran(run_execveat(m.dot_dfd, FIXTURE_PROGRAM, 0),
-		      CHILD_STATUS);
+	assert_runs(run_execveat(m.dot_dfd, FIXTURE_PROGRAM, 0));
 }
 
 static void path_in_o_path_dir_dfd_runs(void **state)
 {
 	(void)state;
-	assert_program_ran(run_execveat(m.dot_dfd_path, FIXTURE_PROGRAM, 0),
-		      CHILD_STATUS);
+	assert_runs(run_execveat(m.dot_dfd_path, FIXTURE_PROGRAM, 0));
 }
 
-/* --- Absolute path -------------------------------------------------------- */
+/* --- Absolute path ------------------------------------------------------- */
 
 static void absolute_path_with_at_fdcwd_runs(void **state)
 {
 	(void)state;
-	assert_program_ran(run_execveat(AT_FDCWD, m.program_abs, 0), CHILD_STATUS);
+	assert_runs(run_execveat(AT_FDCWD, m.program_abs, 0));
 }
 
-/* --- Absolute path with a nonsense dfd ------------------------------------ */
+/* --- Absolute path with a nonsense dfd ----------------------------------- */
 
 static void absolute_path_ignores_nonsense_dfd(void **state)
 {
 	(void)state;
-	assert_program_ran(run_execveat(NONSENSE_FD, m.program_abs, 0),
-		      CHILD_STATUS);
+	assert_runs(run_execveat(NONSENSE_FD, m.program_abs, 0));
 }
 
-/* --- The fd itself ------------------------------------------------------------ */
+/* --- The fd itself ------------------------------------------------------- */
 
 static void program_fd_runs(enum fd_form form)
 {
-	assert_program_ran(run_fd(m.program, form, 0), CHILD_STATUS);
+	assert_runs(run_fd(m.program, form, 0));
 }
 ALL_FORMS(program_fd_runs)
 
-/* --- A program renamed or deleted while open ------------------------------ */
+/* --- A program renamed or deleted while open ----------------------------- */
 
 static void fd_of_renamed_program_runs(enum fd_form form)
 {
@@ -120,7 +122,7 @@ static void fd_of_renamed_program_runs(enum fd_form form)
 	int fd = open_fresh_program(name, O_RDONLY);
 
 	rename_fixture(name, fresh_name("program.moved"));
-	assert_program_ran(run_fd(fd, form, 0), CHILD_STATUS);
+	assert_runs(run_fd(fd, form, 0));
 	close(fd);
 }
 ALL_FORMS(fd_of_renamed_program_runs)
@@ -131,113 +133,106 @@ static void fd_of_deleted_program_runs(enum fd_form form)
 	int fd = open_fresh_program(name, O_RDONLY);
 
 	unlink_fixture(name);
-	assert_program_ran(run_fd(fd, form, 0), CHILD_STATUS);
+	assert_runs(run_fd(fd, form, 0));
 	close(fd);
 }
 ALL_FORMS(fd_of_deleted_program_runs)
 
-/* --- Symlinks to the program ------------------------------------------------- */
+/* --- Symlinks to the program --------------------------------------------- */
 
 static void symlink_in_dir_dfd_runs(void **state)
 {
 	(void)state;
-	assert_program_ran(run_execveat(m.dot_dfd, FIXTURE_SYMLINK, 0),
-		      CHILD_STATUS);
+	assert_runs(run_execveat(m.dot_dfd, FIXTURE_SYMLINK, 0));
 }
 
 static void symlink_in_o_path_dir_dfd_runs(void **state)
 {
 	(void)state;
-	assert_program_ran(run_execveat(m.dot_dfd_path, FIXTURE_SYMLINK, 0),
-		      CHILD_STATUS);
+	assert_runs(run_execveat(m.dot_dfd_path, FIXTURE_SYMLINK, 0));
 }
 
 static void absolute_symlink_runs(void **state)
 {
 	(void)state;
-	assert_program_ran(run_execveat(AT_FDCWD, m.symlink_abs, 0), CHILD_STATUS);
+	assert_runs(run_execveat(AT_FDCWD, m.symlink_abs, 0));
 }
 
 static void fd_opened_through_symlink_runs(enum fd_form form)
 {
-	assert_program_ran(run_fd(m.symlink, form, 0), CHILD_STATUS);
+	assert_runs(run_fd(m.symlink, form, 0));
 }
 ALL_FORMS(fd_opened_through_symlink_runs)
 
 /* open() already followed the link: there is no symlink left to refuse. */
-static void fd_opened_through_symlink_runs_despite_nofollow(enum fd_form form)
+static void fd_via_symlink_runs_despite_nofollow(enum fd_form form)
 {
-	assert_program_ran(run_fd(m.symlink, form, AT_SYMLINK_NOFOLLOW),
-		      CHILD_STATUS);
+	assert_runs(run_fd(m.symlink, form, AT_SYMLINK_NOFOLLOW));
 }
-BOTH_FORMS(fd_opened_through_symlink_runs_despite_nofollow)
+BOTH_FORMS(fd_via_symlink_runs_despite_nofollow)
 
-/* --- Symlinks with AT_SYMLINK_NOFOLLOW ------------------------------------ */
+/* --- Symlinks with AT_SYMLINK_NOFOLLOW ----------------------------------- */
 
 static void symlink_with_nofollow_fails_eloop(void **state)
 {
 	(void)state;
 	assert_exec_failed(run_execveat(m.dot_dfd, FIXTURE_SYMLINK,
-				   AT_SYMLINK_NOFOLLOW), ELOOP);
+			   AT_SYMLINK_NOFOLLOW), ELOOP);
 }
 
-static void symlink_in_o_path_dfd_with_nofollow_fails_eloop(void **state)
+static void symlink_in_o_path_dfd_nofollow_fails_eloop(void **state)
 {
 	(void)state;
 	assert_exec_failed(run_execveat(m.dot_dfd_path, FIXTURE_SYMLINK,
-				   AT_SYMLINK_NOFOLLOW), ELOOP);
+			   AT_SYMLINK_NOFOLLOW), ELOOP);
 }
 
 static void absolute_symlink_with_nofollow_fails_eloop(void **state)
 {
 	(void)state;
 	assert_exec_failed(run_execveat(AT_FDCWD, m.symlink_abs,
-				   AT_SYMLINK_NOFOLLOW), ELOOP);
+			   AT_SYMLINK_NOFOLLOW), ELOOP);
 }
 
-/* --- A #!/bin/sh script --------------------------------------------------- */
+/* --- A #!/bin/sh script -------------------------------------------------- */
 
 static void script_up_from_subdir_dfd_runs(void **state)
 {
 	(void)state;
-	assert_program_ran(run_execveat(m.subdir_dfd, "../" FIXTURE_SCRIPT, 0),
-		      CHILD_STATUS);
+	assert_runs(run_execveat(m.subdir_dfd, "../" FIXTURE_SCRIPT, 0));
 }
 
 static void script_in_dir_dfd_runs(void **state)
 {
 	(void)state;
-	assert_program_ran(run_execveat(m.dot_dfd, FIXTURE_SCRIPT, 0),
-		      CHILD_STATUS);
+	assert_runs(run_execveat(m.dot_dfd, FIXTURE_SCRIPT, 0));
 }
 
 static void script_in_o_path_dir_dfd_runs(void **state)
 {
 	(void)state;
-	assert_program_ran(run_execveat(m.dot_dfd_path, FIXTURE_SCRIPT, 0),
-		      CHILD_STATUS);
+	assert_runs(run_execveat(m.dot_dfd_path, FIXTURE_SCRIPT, 0));
 }
 
 static void absolute_script_runs(void **state)
 {
 	(void)state;
-	assert_program_ran(run_execveat(AT_FDCWD, m.script_abs, 0), CHILD_STATUS);
+	assert_runs(run_execveat(AT_FDCWD, m.script_abs, 0));
 }
 
 static void script_fd_runs(enum fd_form form)
 {
-	assert_program_ran(run_fd(m.script, form, 0), CHILD_STATUS);
+	assert_runs(run_fd(m.script, form, 0));
 }
 ALL_FORMS(script_fd_runs)
 
 static void script_fd_runs_despite_nofollow(enum fd_form form)
 {
-	assert_program_ran(run_fd(m.script, form, AT_SYMLINK_NOFOLLOW),
-		      CHILD_STATUS);
+	assert_runs(run_fd(m.script, form, AT_SYMLINK_NOFOLLOW));
 }
 BOTH_FORMS(script_fd_runs_despite_nofollow)
 
-/* --- A script renamed or deleted while open ------------------------------- */
+/* --- A script renamed or deleted while open ------------------------------ */
 
 static void fd_of_renamed_script_runs(enum fd_form form)
 {
@@ -245,7 +240,7 @@ static void fd_of_renamed_script_runs(enum fd_form form)
 	int fd = open_fresh_script(name, O_RDONLY);
 
 	rename_fixture(name, fresh_name("script.moved"));
-	assert_program_ran(run_fd(fd, form, 0), CHILD_STATUS);
+	assert_runs(run_fd(fd, form, 0));
 	close(fd);
 }
 ALL_FORMS(fd_of_renamed_script_runs)
@@ -262,12 +257,12 @@ static void fd_of_deleted_script_runs(enum fd_form form)
 	int fd = open_fresh_script(name, O_RDONLY);
 
 	unlink_fixture(name);
-	assert_program_ran(run_fd(fd, form, 0), CHILD_STATUS);
+	assert_runs(run_fd(fd, form, 0));
 	close(fd);
 }
 ALL_FORMS(fd_of_deleted_script_runs)
 
-/* --- A subdirectory renamed or deleted while open ------------------------- */
+/* --- A subdirectory renamed or deleted while open ------------------------ */
 
 /* A new subdirectory holding a script, open as a dfd, then renamed; its
  * new name is stored in name (NAME_MAX + 1 bytes). */
@@ -305,8 +300,7 @@ static void script_up_from_renamed_subdir_runs(void **state)
 	char name[NAME_MAX + 1];
 	int dfd = open_renamed_subdir(name);
 
-	assert_program_ran(run_execveat(dfd, "../" FIXTURE_SCRIPT, 0),
-		      CHILD_STATUS);
+	assert_runs(run_execveat(dfd, "../" FIXTURE_SCRIPT, 0));
 	close(dfd);
 }
 
@@ -316,7 +310,7 @@ static void script_in_renamed_subdir_runs(void **state)
 	char name[NAME_MAX + 1];
 	int dfd = open_renamed_subdir(name);
 
-	assert_program_ran(run_execveat(dfd, FIXTURE_SCRIPT, 0), CHILD_STATUS);
+	assert_runs(run_execveat(dfd, FIXTURE_SCRIPT, 0));
 	close(dfd);
 }
 
@@ -327,8 +321,7 @@ static void script_up_from_deleted_subdir_runs(void **state)
 	(void)state;
 	int dfd = open_deleted_subdir();
 
-	assert_program_ran(run_execveat(dfd, "../" FIXTURE_SCRIPT, 0),
-		      CHILD_STATUS);
+	assert_runs(run_execveat(dfd, "../" FIXTURE_SCRIPT, 0));
 	close(dfd);
 }
 
@@ -341,15 +334,16 @@ static void script_in_deleted_subdir_fails_enoent(void **state)
 	close(dfd);
 }
 
-/* --- Bad flags -------------------------------------------------------------- */
+/* --- Bad flags ----------------------------------------------------------- */
 
 static void unknown_flags_fail_einval(void **state)
 {
 	(void)state;
-	assert_exec_failed(run_execveat(m.dot_dfd, FIXTURE_PROGRAM, 0xFFFF), EINVAL);
+	assert_exec_failed(run_execveat(m.dot_dfd, FIXTURE_PROGRAM, 0xFFFF),
+			   EINVAL);
 }
 
-/* --- ENOENT ------------------------------------------------------------------- */
+/* --- ENOENT -------------------------------------------------------------- */
 
 static void missing_file_in_dir_dfd_fails_enoent(void **state)
 {
@@ -360,7 +354,8 @@ static void missing_file_in_dir_dfd_fails_enoent(void **state)
 static void missing_file_in_o_path_dir_dfd_fails_enoent(void **state)
 {
 	(void)state;
-	assert_exec_failed(run_execveat(m.dot_dfd_path, "no-such-file", 0), ENOENT);
+	assert_exec_failed(run_execveat(m.dot_dfd_path, "no-such-file", 0),
+			   ENOENT);
 }
 
 static void missing_file_in_cwd_fails_enoent(void **state)
@@ -369,7 +364,7 @@ static void missing_file_in_cwd_fails_enoent(void **state)
 	assert_exec_failed(run_execveat(AT_FDCWD, "no-such-file", 0), ENOENT);
 }
 
-/* --- EACCES --------------------------------------------------------------------- */
+/* --- EACCES -------------------------------------------------------------- */
 
 /* The draft's NULL reaches the kernel as EFAULT on mainline; through the
  * library both forms get the draft's EACCES. */
@@ -385,7 +380,7 @@ static void non_executable_file_fails_eacces(void **state)
 	assert_exec_failed(run_execveat(m.dot_dfd, FIXTURE_NONEXEC, 0), EACCES);
 }
 
-/* --- O_PATH fds and fds that are not open ------------------------------------ */
+/* --- O_PATH fds and fds that are not open -------------------------------- */
 
 /*
  * Differs from the draft, which refused every O_PATH fd with EBADF.
@@ -401,7 +396,7 @@ ALL_FORMS(o_path_directory_fd_fails_eacces)
 /* Differs from the draft (EBADF): mainline runs an executable O_PATH fd. */
 static void o_path_program_fd_runs(enum fd_form form)
 {
-	assert_program_ran(run_fd(m.program_path, form, 0), CHILD_STATUS);
+	assert_runs(run_fd(m.program_path, form, 0));
 }
 ALL_FORMS(o_path_program_fd_runs)
 
@@ -414,18 +409,20 @@ ALL_FORMS(nonsense_fd_fails_ebadf)
 static void path_in_nonsense_dfd_fails_ebadf(void **state)
 {
 	(void)state;
-	assert_exec_failed(run_execveat(NONSENSE_FD, FIXTURE_PROGRAM, 0), EBADF);
+	assert_exec_failed(run_execveat(NONSENSE_FD, FIXTURE_PROGRAM, 0),
+			   EBADF);
 }
 
-/* --- ENOTDIR ---------------------------------------------------------------- */
+/* --- ENOTDIR ------------------------------------------------------------- */
 
 static void path_in_file_fd_fails_enotdir(void **state)
 {
 	(void)state;
-	assert_exec_failed(run_execveat(m.program, FIXTURE_PROGRAM, 0), ENOTDIR);
+	assert_exec_failed(run_execveat(m.program, FIXTURE_PROGRAM, 0),
+			   ENOTDIR);
 }
 
-/* --- Mainline only: what users of the fd form run into ---------------------- */
+/* --- Mainline only: what users of the fd form run into ------------------- */
 
 /*
  * The shell would have to open /dev/fd/N, which the exec has just closed;
@@ -448,7 +445,7 @@ static void cloexec_program_fd_runs(enum fd_form form)
 	char name[NAME_MAX + 1];
 	int fd = open_fresh_program(name, O_RDONLY | O_CLOEXEC);
 
-	assert_program_ran(run_fd(fd, form, 0), CHILD_STATUS);
+	assert_runs(run_fd(fd, form, 0));
 	close(fd);
 }
 ALL_FORMS(cloexec_program_fd_runs)
@@ -492,12 +489,12 @@ static void fd_with_offset_past_start_runs(enum fd_form form)
 	int fd = open_fresh_program(name, O_RDONLY);
 
 	assert_int_equal(lseek(fd, 100, SEEK_SET), 100);
-	assert_program_ran(run_fd(fd, form, 0), CHILD_STATUS);
+	assert_runs(run_fd(fd, form, 0));
 	close(fd);
 }
 ALL_FORMS(fd_with_offset_past_start_runs)
 
-/* --- Paths near PATH_MAX ---------------------------------------------------- */
+/* --- Paths near PATH_MAX ------------------------------------------------- */
 
 #define LONG_DIR_DEPTH 15 /* 15 * (NAME_MAX + 1) + NAME_MAX = PATH_MAX - 1 */
 
@@ -547,7 +544,7 @@ static void path_of_path_max_minus_one_bytes_runs(void **state)
 	const char *path = long_path_program(NAME_MAX);
 
 	assert_int_equal(strlen(path), PATH_MAX - 1);
-	assert_program_ran(run_execveat(m.dot_dfd, path, 0), CHILD_STATUS);
+	assert_runs(run_execveat(m.dot_dfd, path, 0));
 }
 
 /* One byte more names an existing program too, and is refused: the limit
@@ -583,10 +580,10 @@ int main(int argc, char **argv)
 		cmocka_unit_test(symlink_in_o_path_dir_dfd_runs),
 		cmocka_unit_test(absolute_symlink_runs),
 		ALL_FORMS_TESTS(fd_opened_through_symlink_runs),
-		BOTH_FORMS_TESTS(fd_opened_through_symlink_runs_despite_nofollow),
+		BOTH_FORMS_TESTS(fd_via_symlink_runs_despite_nofollow),
 		/* symlinks with AT_SYMLINK_NOFOLLOW */
 		cmocka_unit_test(symlink_with_nofollow_fails_eloop),
-		cmocka_unit_test(symlink_in_o_path_dfd_with_nofollow_fails_eloop),
+		cmocka_unit_test(symlink_in_o_path_dfd_nofollow_fails_eloop),
 		cmocka_unit_test(absolute_symlink_with_nofollow_fails_eloop),
 		/* scripts */
 		cmocka_unit_test(script_up_from_subdir_dfd_runs),
