@@ -52,7 +52,7 @@ struct named_path {
 };
 
 static struct fixture_dir dir;
-static struct named_fd dirfds[16];
+static struct named_fd dirfds[20];
 static size_t dirfd_count;
 static struct named_path paths[24];
 static size_t path_count;
@@ -113,6 +113,9 @@ static void add_fds(void)
 	       open_in_dir(FIXTURE_SCRIPT, O_RDONLY | O_CLOEXEC));
 	add_fd("non-executable", open_in_dir(FIXTURE_NONEXEC, O_RDONLY));
 	add_fd("pipe", fds[0]);
+	/* Open for writing too, so that nothing that opens the FIFO to read
+	 * it (valgrind's exec emulation does) waits for a writer. */
+	add_fd("fifo", open_in_dir(FIXTURE_FIFO, O_RDWR));
 	add_fd("closed fd", closed);
 	add_fd("99", 99);
 	add_fd("-1", -1);
