@@ -92,11 +92,14 @@ void fixture_dir_create(struct fixture_dir *dir)
 {
 	char parent[PATH_MAX];
 
+	dir->dfd = -1;
 	snprintf(parent, sizeof(parent), "%s", report_args_path);
 	if (snprintf(dir->path, sizeof(dir->path), "%s/fixtures.XXXXXX",
 		     dirname(parent)) >= (int)sizeof(dir->path) ||
-	    mkdtemp(dir->path) == NULL)
+	    mkdtemp(dir->path) == NULL) {
+		dir->path[0] = '\0';
 		fail_msg("mkdtemp beside %s: %m", report_args_path);
+	}
 	dir->dfd = open(dir->path, O_RDONLY | O_DIRECTORY);
 	if (dir->dfd < 0)
 		fail_msg("open %s: %m", dir->path);
@@ -147,8 +150,13 @@ static int remove_contents(int dfd)
 
 int fixture_dir_remove(struct fixture_dir *dir)
 {
-	int err = remove_contents(dir->dfd);
+	int err;
 
+	if (dir->path[0] == '\0')
+		return 0; /* never made */
+	if (dir->dfd < 0)
+		dir->dfd = open(dir->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	err = dir->dfd < 0 ? errno : remove_contents(dir->dfd);
 	dir->dfd = -1;
 	if (err == 0 && rmdir(dir->path) != 0)
 		err = errno;
