@@ -194,8 +194,8 @@ static void require_kernel_env(void)
 	else
 		err = WEXITSTATUS(status);
 	if (err != 0) {
-		printf("SKIP: needs a mount namespace (root or user namespaces)"
-		       " and seccomp: %s\n", strerror(err));
+		printf("SKIP: needs root (a mount namespace, for a tmpfs over"
+		       " /proc) and seccomp: %s\n", strerror(err));
 		exit(77);
 	}
 }
