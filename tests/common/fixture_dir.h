@@ -17,6 +17,14 @@
 #define FIXTURE_SUBDIR "subdir"
 #define FIXTURE_FIFO "fifo"                /* mode 0755 */
 
+/*
+ * The status of /bin/sh when it cannot open the script it was started
+ * for: 2 from dash, Debian's /bin/sh ("cannot open /dev/fd/3"). Run by fd,
+ * a script is named to the shell as /dev/fd/N, which needs /proc and a
+ * path short enough to open.
+ */
+#define SHELL_CANNOT_OPEN_SCRIPT 2
+
 struct fixture_dir {
 	char path[PATH_MAX]; /* absolute */
 	int dfd;             /* O_DIRECTORY, not CLOEXEC */

@@ -72,14 +72,6 @@ struct expected {
 #define RUNS(status) { true, status }
 #define FAILS(err) { false, err }
 
-/*
- * The shell's status when it cannot open the script it was asked to run:
- * 2 from dash, Debian's /bin/sh ("cannot open /dev/fd/3"). With an fd,
- * the kernel names the script /dev/fd/N to the shell, and without /proc
- * that name does not exist, although the exec itself succeeded.
- */
-#define SHELL_CANNOT_OPEN_SCRIPT 2
-
 struct env_case {
 	const char *name;
 	const struct environment *env;
@@ -102,6 +94,11 @@ static const struct env_case cases[] = {
 
 	/* 2. No /proc: execveat needs none; only scripts miss it. */
 	{ "binary_runs_without_proc", &no_proc, BINARY, RUNS(CHILD_STATUS) },
+	/*
+	 * The exec succeeds (the kernel reads the script through the fd), but
+	 * the shell is told to read /dev/fd/N, a link into /proc that is not
+	 * there: it starts and fails. Without /proc only binaries run by fd.
+	 */
 	{ "script_starts_without_proc_but_shell_cannot_open_it", &no_proc,
 	  SCRIPT, RUNS(SHELL_CANNOT_OPEN_SCRIPT) },
 	{ "memfd_runs_without_proc", &no_proc, MEMFD, RUNS(CHILD_STATUS) },

@@ -498,13 +498,15 @@ ALL_FORMS(fd_with_offset_past_start_runs)
 
 #define LONG_DIR_DEPTH 15 /* 15 * (NAME_MAX + 1) + NAME_MAX = PATH_MAX - 1 */
 
+enum long_path_file { LONG_PATH_PROGRAM, LONG_PATH_SCRIPT };
+
 /*
  * Makes a new chain of 15 nested directories with names of NAME_MAX bytes,
- * a program in the deepest named by name_len bytes of 'p', and returns the
- * program's path relative to the fixture directory: PATH_MAX - 1 bytes
+ * a program or script in the deepest named by name_len bytes of 'p', and
+ * returns its path relative to the fixture directory: PATH_MAX - 1 bytes
  * when name_len is NAME_MAX.
  */
-static const char *long_path_program(size_t name_len)
+static const char *long_path_to(enum long_path_file file, size_t name_len)
 {
 	static char path[PATH_MAX];
 	char component[NAME_MAX + 1];
@@ -532,7 +534,10 @@ static const char *long_path_program(size_t name_len)
 	}
 	memset(component, 'p', name_len);
 	component[name_len] = '\0';
-	fixture_add_program(dfd, component, 0755);
+	if (file == LONG_PATH_SCRIPT)
+		fixture_add_script(dfd, component);
+	else
+		fixture_add_program(dfd, component, 0755);
 	close(dfd);
 	memcpy(path + len, component, name_len + 1);
 	return path;
@@ -541,7 +546,7 @@ static const char *long_path_program(size_t name_len)
 static void path_of_path_max_minus_one_bytes_runs(void **state)
 {
 	(void)state;
-	const char *path = long_path_program(NAME_MAX);
+	const char *path = long_path_to(LONG_PATH_PROGRAM, NAME_MAX);
 
 	assert_int_equal(strlen(path), PATH_MAX - 1);
 	assert_runs(run_execveat(m.dot_dfd, path, 0));
@@ -554,9 +559,25 @@ static void path_of_path_max_bytes_fails_enametoolong(void **state)
 	(void)state;
 	char path[PATH_MAX + 1] = "./";
 
-	strcpy(path + 2, long_path_program(NAME_MAX - 1));
+	strcpy(path + 2, long_path_to(LONG_PATH_PROGRAM, NAME_MAX - 1));
 	assert_int_equal(strlen(path), PATH_MAX);
 	assert_exec_failed(run_execveat(m.dot_dfd, path, 0), ENAMETOOLONG);
+}
+
+/*
+ * A script there starts, but the kernel names it to the shell as
+ * /dev/fd/N/ + the path, over PATH_MAX, and the shell cannot open that.
+ * A path this long suits binaries only.
+ */
+static void script_at_path_of_path_max_minus_one_bytes_cannot_be_read(
+	void **state)
+{
+	(void)state;
+	const char *path = long_path_to(LONG_PATH_SCRIPT, NAME_MAX);
+
+	assert_int_equal(strlen(path), PATH_MAX - 1);
+	assert_program_ran(run_execveat(m.dot_dfd, path, 0),
+			   SHELL_CANNOT_OPEN_SCRIPT);
 }
 
 int main(int argc, char **argv)
@@ -625,6 +646,8 @@ int main(int argc, char **argv)
 		ALL_FORMS_TESTS(fd_with_offset_past_start_runs),
 		cmocka_unit_test(path_of_path_max_minus_one_bytes_runs),
 		cmocka_unit_test(path_of_path_max_bytes_fails_enametoolong),
+		cmocka_unit_test(
+			script_at_path_of_path_max_minus_one_bytes_cannot_be_read),
 	};
 
 	int failed;
