@@ -91,11 +91,11 @@ static void script_check_leaves_errno(void **state)
 
 static void call_execve_check(void *ctx)
 {
-	char *argv[] = { "sh", NULL };
+	char *argv[] = { "sh", NULL }, *envp[] = { NULL };
 
 	(void)ctx;
 	syscall(SYS_execveat, (long)AT_FDCWD, (long)(uintptr_t)"/bin/sh",
-		(long)(uintptr_t)argv, (long)(uintptr_t)argv,
+		(long)(uintptr_t)argv, (long)(uintptr_t)envp,
 		(long)AT_EXECVE_CHECK);
 }
 

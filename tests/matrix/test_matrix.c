@@ -20,9 +20,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "library_calls.h"
 #include "execveat.h"
 #include "fixture.h"
+#include "library_calls.h"
 #include "matrix_fds.h"
 
 enum fd_form { NULL_PATH, EMPTY_PATH, FEXECVE };
