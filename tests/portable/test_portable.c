@@ -123,11 +123,48 @@ static void run_child(const struct exec_case *c, int fd, int report_fd)
 	      (ssize_t)sizeof(reported) ? 0 : 125);
 }
 
+/* What the child reported (returned: the exec came back with errno
+ * reported) or how the program it ran ended (status). */
+struct outcome {
+	bool returned;
+	int reported;
+	int status;
+};
+
+/* Prints why the outcome is not the case's expectation; false if it is. */
+static bool outcome_differs(const struct exec_case *c, struct outcome o)
+{
+	if (o.returned && o.reported < 0)
+		printf("not ok %s: making the environment: %s\n", c->name,
+		       strerror(-o.reported));
+	else if (c->expect_errno != 0 && o.returned) {
+		if (o.reported == c->expect_errno)
+			return false;
+		printf("not ok %s: errno %s, expected %s\n", c->name,
+		       strerror(o.reported), strerror(c->expect_errno));
+	} else if (c->expect_errno != 0)
+		printf("not ok %s: a program ran (status 0x%x), expected errno "
+		       "%s\n", c->name, (unsigned)o.status,
+		       strerror(c->expect_errno));
+	else if (o.returned)
+		printf("not ok %s: exec failed: %s\n", c->name,
+		       strerror(o.reported));
+	else if (!WIFEXITED(o.status) ||
+		 WEXITSTATUS(o.status) != c->expect_status)
+		printf("not ok %s: status 0x%x, expected exit %d%s\n", c->name,
+		       (unsigned)o.status, c->expect_status,
+		       WIFEXITED(o.status) &&
+		       WEXITSTATUS(o.status) == IMPOSTOR_STATUS ?
+		       " (the impostor ran)" : "");
+	else
+		return false;
+	return true;
+}
+
 static bool run_case(const struct exec_case *c)
 {
-	int fd = open(report_args_path, O_RDONLY), pipefd[2], reported = 0;
-	int status = 0;
-	bool returned;
+	int fd = open(report_args_path, O_RDONLY), pipefd[2];
+	struct outcome o = { false, 0, 0 };
 	pid_t pid;
 
 	if (fd < 0 || pipe(pipefd) != 0 ||
@@ -138,41 +175,13 @@ static bool run_case(const struct exec_case *c)
 	if (pid == 0)
 		run_child(c, fd, pipefd[1]);
 	close(pipefd[1]);
-	returned = read(pipefd[0], &reported, sizeof(reported)) ==
-		   (ssize_t)sizeof(reported);
+	o.returned = read(pipefd[0], &o.reported, sizeof(o.reported)) ==
+		     (ssize_t)sizeof(o.reported);
 	close(pipefd[0]);
 	close(fd);
-	waitpid(pid, &status, 0);
-	if (returned && reported < 0) {
-		printf("not ok %s: making the environment: %s\n", c->name,
-		       strerror(-reported));
+	waitpid(pid, &o.status, 0);
+	if (outcome_differs(c, o))
 		return false;
-	}
-	if (c->expect_errno != 0) {
-		if (returned && reported == c->expect_errno)
-			goto ok;
-		if (returned)
-			printf("not ok %s: errno %s, expected %s\n", c->name,
-			       strerror(reported), strerror(c->expect_errno));
-		else
-			printf("not ok %s: a program ran (status %d), expected "
-			       "errno %s\n", c->name, WEXITSTATUS(status),
-			       strerror(c->expect_errno));
-		return false;
-	}
-	if (returned) {
-		printf("not ok %s: exec failed: %s\n", c->name,
-		       strerror(reported));
-		return false;
-	}
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != c->expect_status) {
-		printf("not ok %s: status 0x%x, expected exit %d%s\n", c->name,
-		       (unsigned)status, c->expect_status,
-		       WIFEXITED(status) && WEXITSTATUS(status) ==
-		       IMPOSTOR_STATUS ? " (the impostor ran)" : "");
-		return false;
-	}
-ok:
 	printf("ok %s\n", c->name);
 	return true;
 }
