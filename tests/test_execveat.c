@@ -17,6 +17,7 @@
 #include "execveat.h"
 #include "exec_outcome.h"
 #include "fixture.h"
+#include "unchecked_calls.h"
 
 struct execveat_call {
 	int dirfd;
@@ -28,7 +29,7 @@ static void call_library_execveat(void *ctx)
 {
 	struct execveat_call *c = ctx;
 
-	execveat(c->dirfd, c->path, child_argv, child_envp, c->flags);
+	execveat_unchecked(c->dirfd, c->path, child_argv, child_envp, c->flags);
 }
 
 static void call_raw_syscall(void *ctx)

@@ -19,6 +19,7 @@
 #include "exec_outcome.h"
 #include "fixture.h"
 #include "hostile_env.h"
+#include "unchecked_calls.h"
 
 enum proc_state { PROC_REAL, PROC_HIDDEN, PROC_FAKE_IMPOSTOR, PROC_FAKE_SAME };
 
@@ -212,7 +213,7 @@ static void call_fexecve_bad_args(void *ctx)
 {
 	struct bad_args *a = ctx;
 
-	fexecve(a->fd, a->argv, a->envp);
+	fexecve_unchecked(a->fd, a->argv, a->envp);
 }
 
 static void fexecve_bad_args_fail_einval_without_syscall(void **state)

@@ -6,7 +6,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +19,7 @@
 #include <cmocka.h>
 
 #include "fixture.h"
+#include "hostile_env.h"
 #include "probe_run.h"
 
 #define FILTER_FD 11
@@ -44,14 +44,11 @@ static int pass_filter(void *ctx)
 
 	if (s->execveat_errno == 0)
 		return 0;
-	filter = seccomp_init(SCMP_ACT_ALLOW);
+	filter = execveat_refusing_filter(s->execveat_errno);
 	fd = memfd_create("execveat-filter", 0);
 	if (filter == NULL || fd < 0)
 		return ENOMEM;
-	rc = seccomp_rule_add(filter, SCMP_ACT_ERRNO(s->execveat_errno),
-			      SCMP_SYS(execveat), 0);
-	if (rc == 0)
-		rc = seccomp_export_bpf(filter, fd);
+	rc = seccomp_export_bpf(filter, fd);
 	seccomp_release(filter);
 	if (rc != 0 || lseek(fd, 0, SEEK_SET) != 0 ||
 	    dup2(fd, FILTER_FD) != FILTER_FD)

@@ -80,19 +80,29 @@ static int add_other_x86_abis(scmp_filter_ctx ctx)
 	return 0;
 }
 
-int block_execveat(int err)
+scmp_filter_ctx execveat_refusing_filter(int err)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+
+	if (ctx == NULL)
+		return NULL;
+	if (add_other_x86_abis(ctx) != 0 ||
+	    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(err), SCMP_SYS(execveat),
+			     0) != 0) {
+		seccomp_release(ctx);
+		return NULL;
+	}
+	return ctx;
+}
+
+int block_execveat(int err)
+{
+	scmp_filter_ctx ctx = execveat_refusing_filter(err);
 	int rc;
 
 	if (ctx == NULL)
-		return ENOMEM;
-	rc = add_other_x86_abis(ctx);
-	if (rc == 0)
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(err),
-				      SCMP_SYS(execveat), 0);
-	if (rc == 0)
-		rc = seccomp_load(ctx);
+		return EINVAL;
+	rc = seccomp_load(ctx);
 	seccomp_release(ctx);
 	return -rc;
 }

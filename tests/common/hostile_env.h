@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include <seccomp.h>
+
 /* A private mount namespace with an empty tmpfs over /proc. */
 int hide_proc(void);
 
@@ -21,7 +23,12 @@ int fake_proc(int fd, const char *target);
  * bound over ours: real procfs, naming other files. */
 int borrow_proc_fd_dir(pid_t owner);
 
-/* A seccomp filter that fails every execveat with err (ENOSYS, EPERM). */
+/* A seccomp filter, not yet loaded, that fails every execveat with err
+ * (ENOSYS, EPERM) on every x86 ABI: an i386 test's children include
+ * x86_64 programs (the shell, bwrap). NULL if libseccomp refuses. */
+scmp_filter_ctx execveat_refusing_filter(int err);
+
+/* Loads execveat_refusing_filter(err) into this process. */
 int block_execveat(int err);
 
 /* Whether the calls above work here; if not, why (for a skip message). */

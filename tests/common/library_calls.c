@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "execveat.h"
 #include "fixture.h"
+#include "unchecked_calls.h"
 
 struct execveat_call {
 	int dirfd;
@@ -15,26 +15,15 @@ struct execveat_call {
 	int flags;
 };
 
-/*
- * glibc declares fexecve's argv __nonnull, and (2.34+, with _GNU_SOURCE)
- * execveat's path too: passing NULL to them by name is undefined behaviour
- * in the caller (UBSan stops there), whatever the library then does with
- * it. A pointer to the function carries no such attribute.
- */
-static int (*volatile execveat_ptr)(int, const char *, char *const[],
-				    char *const[], int) = execveat;
-static int (*volatile fexecve_ptr)(int, char *const[], char *const[]) =
-	fexecve;
-
 int call_execveat(int dirfd, const char *path, char *const argv[],
 		  char *const envp[], int flags)
 {
-	return execveat_ptr(dirfd, path, argv, envp, flags);
+	return execveat_unchecked(dirfd, path, argv, envp, flags);
 }
 
 int call_fexecve(int fd, char *const argv[], char *const envp[])
 {
-	return fexecve_ptr(fd, argv, envp);
+	return fexecve_unchecked(fd, argv, envp);
 }
 
 static void call_execveat_in_child(void *ctx)
