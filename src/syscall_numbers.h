@@ -30,6 +30,9 @@
 #elif defined(__i386__)
 #define EXECVEAT_ABI "i386"
 #define EXECVEAT_EXPECTED_NR 358
+#elif defined(__arm__) && defined(__ARM_EABI__)
+#define EXECVEAT_ABI "arm (EABI)"
+#define EXECVEAT_EXPECTED_NR 387
 #elif defined(__aarch64__) || (defined(__riscv) && __riscv_xlen == 64) || \
 	defined(__loongarch64)
 /* The asm-generic table, shared by the ABIs that joined Linux after 2012. */
