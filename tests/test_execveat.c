@@ -29,7 +29,8 @@ static void call_library_execveat(void *ctx)
 {
 	struct execveat_call *c = ctx;
 
-	execveat_unchecked(c->dirfd, c->path, child_argv, child_envp, c->flags);
+	execveat_unchecked(c->dirfd, c->path, child_argv, child_envp,
+			   c->flags);
 }
 
 static void call_raw_syscall(void *ctx)

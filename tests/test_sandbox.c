@@ -60,7 +60,7 @@ static struct probe_result in_sandbox(struct sandbox s, bool preload)
 {
 	char *argv[32] = { (char *)bwrap_path, "--ro-bind", "/", "/",
 			   "--dev", "/dev" };
-	char *envp[] = { preload ? (char *)preload_env : NULL, NULL };
+	char *envp[] = { NULL };
 	int n = 6;
 
 	if (s.proc == REAL_PROC) {
@@ -82,6 +82,12 @@ static struct probe_result in_sandbox(struct sandbox s, bool preload)
 	if (s.execveat_errno != 0) {
 		argv[n++] = "--seccomp";
 		argv[n++] = FILTER_FD_STR;
+	}
+	if (preload) {
+		/* For the probe only: bwrap itself may be of another ABI. */
+		argv[n++] = "--setenv";
+		argv[n++] = "LD_PRELOAD";
+		argv[n++] = strchr(preload_env, '=') + 1;
 	}
 	argv[n++] = (char *)probe_path;
 	argv[n++] = "fexecve";
