@@ -13,18 +13,17 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "block_execveat.h"
 #include "execveat.h"
 #include "heap_counter.h"
+#include "proc_mounts.h"
 
 /* .err values that are not errnos. */
 #define RAN_AND_EXITED_0 (-2) /* the program ran (in a vfork child) */
@@ -150,15 +149,6 @@ static bool failures_in_fallback(int program, int not_exec, int closed)
 	ok &= expect("fexecve(program), fallback",
 		     counted_fexecve_run(program), RAN_AND_EXITED_0);
 	return ok;
-}
-
-static int hide_proc(void)
-{
-	if (unshare(CLONE_NEWNS) != 0 ||
-	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
-	    mount("none", "/proc", "tmpfs", 0, NULL) != 0)
-		return errno;
-	return 0;
 }
 
 static bool without_proc(int program, int not_exec, int closed)

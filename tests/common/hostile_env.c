@@ -2,60 +2,12 @@
 #include "hostile_env.h"
 
 #include <errno.h>
-#include <sched.h>
 #include <seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-static int private_mount_namespace(void)
-{
-	if (unshare(CLONE_NEWNS) != 0)
-		return errno;
-	/* Keep our mounts from propagating back to the real /proc. */
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
-		return errno;
-	return 0;
-}
-
-int hide_proc(void)
-{
-	int err = private_mount_namespace();
-
-	if (err == 0 && mount("none", "/proc", "tmpfs", 0, NULL) != 0)
-		err = errno;
-	return err;
-}
-
-int borrow_proc_fd_dir(pid_t owner)
-{
-	char theirs[64], ours[64];
-	int err = private_mount_namespace();
-
-	snprintf(theirs, sizeof(theirs), "/proc/%d/fd", (int)owner);
-	snprintf(ours, sizeof(ours), "/proc/%d/fd", (int)getpid());
-	if (err == 0 && mount(theirs, ours, NULL, MS_BIND, NULL) != 0)
-		err = errno;
-	return err;
-}
-
-int fake_proc(int fd, const char *target)
-{
-	char link[64];
-	int err = hide_proc();
-
-	if (err != 0)
-		return err;
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	if (mkdir("/proc/self", 0755) != 0 || mkdir("/proc/self/fd", 0755) != 0 ||
-	    symlink(target, link) != 0)
-		return errno;
-	return 0;
-}
 
 /*
  * A filter kills every system call of an ABI it does not list. An i386

@@ -1,7 +1,8 @@
 /*
  * The environments the library exists for, made inside a forked child:
- * no /proc, a fake /proc, execveat refused by seccomp. Each returns 0, or
- * an errno when this machine cannot make it (not root, no namespaces).
+ * /proc missing or fake (proc_mounts.h), execveat refused by seccomp.
+ * Each returns 0, or an errno when this machine cannot make it (not root,
+ * no namespaces).
  */
 #ifndef TESTS_HOSTILE_ENV_H
 #define TESTS_HOSTILE_ENV_H
@@ -12,16 +13,7 @@
 
 #include <seccomp.h>
 
-/* A private mount namespace with an empty tmpfs over /proc. */
-int hide_proc(void);
-
-/* Like hide_proc, but the tmpfs holds self/fd/<fd> -> target: what glibc
- * would exec by name. */
-int fake_proc(int fd, const char *target);
-
-/* A private mount namespace where /proc/self/fd is owner's fd directory,
- * bound over ours: real procfs, naming other files. */
-int borrow_proc_fd_dir(pid_t owner);
+#include "proc_mounts.h"
 
 /* A seccomp filter, not yet loaded, that fails every execveat with err
  * (ENOSYS, EPERM) on every x86 ABI: an i386 test's children include

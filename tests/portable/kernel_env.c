@@ -2,39 +2,10 @@
 #include "kernel_env.h"
 
 #include <errno.h>
-#include <sched.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <sys/mount.h>
 #include <sys/prctl.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-
-int hide_proc(void)
-{
-	if (unshare(CLONE_NEWNS) != 0)
-		return errno;
-	/* Keep the tmpfs from propagating back to the real /proc. */
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
-	    mount("none", "/proc", "tmpfs", 0, NULL) != 0)
-		return errno;
-	return 0;
-}
-
-int fake_proc(int fd, const char *target)
-{
-	char link[64];
-	int err = hide_proc();
-
-	if (err != 0)
-		return err;
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	if (mkdir("/proc/self", 0755) != 0 || mkdir("/proc/self/fd", 0755) != 0 ||
-	    symlink(target, link) != 0)
-		return errno;
-	return 0;
-}
 
 /*
  * The classic BPF program and its structures, as the kernel defines them

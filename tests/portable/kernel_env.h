@@ -7,11 +7,7 @@
 #ifndef TESTS_PORTABLE_KERNEL_ENV_H
 #define TESTS_PORTABLE_KERNEL_ENV_H
 
-/* A private mount namespace with an empty tmpfs over /proc. */
-int hide_proc(void);
-
-/* As hide_proc, with self/fd/<fd> -> target in the tmpfs. */
-int fake_proc(int fd, const char *target);
+#include "proc_mounts.h"
 
 /* A seccomp filter failing every execveat with err. */
 int block_execveat(int err);
