@@ -132,6 +132,30 @@ static void sandbox_without_proc_or_execveat_runs_nothing(void **state)
 	assert_probe_said(in_sandbox(s, true), "errno 38\n");
 }
 
+/* Exits 77 unless bwrap can make a sandbox here at all (it cannot in a
+ * chroot, whose / is not a mount point), quoting what bwrap said. */
+static void require_working_bwrap(void)
+{
+	char command[4200], said[512] = "";
+	FILE *out;
+
+	if (access(bwrap_path, X_OK) != 0) {
+		printf("SKIP: needs bubblewrap (bwrap), not found\n");
+		exit(77);
+	}
+	snprintf(command, sizeof(command),
+		 "'%s' --ro-bind / / --dev /dev true 2>&1", bwrap_path);
+	out = popen(command, "r");
+	if (out == NULL)
+		return;
+	if (fgets(said, sizeof(said), out) == NULL)
+		said[0] = '\0';
+	if (pclose(out) != 0) {
+		printf("SKIP: bwrap cannot make a sandbox here: %s\n", said);
+		exit(77);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -149,10 +173,7 @@ int main(int argc, char **argv)
 	fixture_init(argc, argv);
 	probe_path = argv[3];
 	bwrap_path = argv[5];
-	if (access(bwrap_path, X_OK) != 0) {
-		printf("SKIP: needs bubblewrap (bwrap), not found\n");
-		return 77;
-	}
+	require_working_bwrap();
 	preload_env = preload_setting(argv[4]);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,7 +4,9 @@
 
 #include "execveat.h"
 
-int (*const execveat_fn)(int, const char *, char *const[], char *const[],
-			 int) = execveat;
-int (*const fexecve_fn)(int, char *const[], char *const[]) = fexecve;
-const int flags = AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW | AT_EXECVE_CHECK;
+// extern: a namespace-scope const is internal in C++, and clang warns
+// about an unused one.
+extern int (*const execveat_fn)(int, const char *, char *const[],
+				char *const[], int) = execveat;
+extern int (*const fexecve_fn)(int, char *const[], char *const[]) = fexecve;
+extern const int flags = AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW | AT_EXECVE_CHECK;
