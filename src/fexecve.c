@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 
 #include "execveat.h"
 #include "exports.h"
@@ -16,9 +17,13 @@
 _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "atomic int must be lock-free");
 
 /*
- * Set once execveat has failed with ENOSYS. That lasts for the life of the
- * process image: a kernel does not gain system calls, and seccomp filters
- * are never removed (fork children inherit both, and this flag with them).
+ * Set once execveat has failed with ENOSYS, so that later calls try the
+ * verified /proc first: a kernel does not gain system calls, and seccomp
+ * filters are never removed. But filters belong to threads, and a vfork
+ * child writes this flag into its parent's memory, so the flag may have
+ * been learned under a filter that this thread does not have. A call that
+ * finds /proc refused therefore still asks execveat: a stale flag costs a
+ * system call, never an exec.
  */
 static atomic_int execveat_missing;
 
@@ -33,24 +38,28 @@ static bool fallback_allowed(int execveat_errno)
 	return execveat_errno == ENOSYS || execveat_errno == EPERM;
 }
 
-static int exec_through_proc(int fd, char *const argv[], char *const envp[],
-			     int execveat_errno)
+#define PROC_REFUSED 1
+
+/*
+ * Execs /proc/self/fd/N once it is proven to be fd's file. Returns -1 with
+ * errno set when that exec fails or fd is not open, and PROC_REFUSED when
+ * /proc cannot be trusted here (missing, not procfs, another file).
+ */
+static int exec_through_proc(int fd, char *const argv[], char *const envp[])
 {
 	char path[PROC_FD_PATH_SIZE];
 
 	proc_fd_path(path, fd);
 	switch (proc_fd_path_check(path, fd)) {
 	case PROC_FD_SAME_FILE:
-		break;
+		return sys_execve(path, argv, envp);
 	case PROC_FD_NOT_OPEN:
 		errno = EBADF;
 		return -1;
 	case PROC_FD_UNTRUSTED:
-		/* No /proc we can trust: execveat's refusal is the answer. */
-		errno = execveat_errno;
-		return -1;
+		break;
 	}
-	return sys_execve(path, argv, envp);
+	return PROC_REFUSED;
 }
 
 /*
@@ -62,23 +71,33 @@ __typeof__(fexecve) libexecveat_fexecve;
 EXECVEAT_EXPORT int libexecveat_fexecve(int fd, char *const argv[],
 					char *const envp[])
 {
-	int execveat_errno = ENOSYS;
+	bool proc_refused = false;
+	int execveat_errno;
 
 	if (fd < 0 || pointer_is_null(argv) || pointer_is_null(envp)) {
 		errno = EINVAL;
 		return -1;
 	}
 
-	if (!atomic_load_explicit(&execveat_missing, memory_order_relaxed)) {
-		sys_execveat(fd, "", argv, envp, AT_EMPTY_PATH);
-		execveat_errno = errno;
-		if (!fallback_allowed(execveat_errno))
+	if (atomic_load_explicit(&execveat_missing, memory_order_relaxed)) {
+		if (exec_through_proc(fd, argv, envp) != PROC_REFUSED)
 			return -1;
-		if (execveat_errno == ENOSYS)
-			atomic_store_explicit(&execveat_missing, 1,
-					      memory_order_relaxed);
+		proc_refused = true;
 	}
-	return exec_through_proc(fd, argv, envp, execveat_errno);
+
+	sys_execveat(fd, "", argv, envp, AT_EMPTY_PATH);
+	execveat_errno = errno;
+	if (!fallback_allowed(execveat_errno))
+		return -1;
+	if (execveat_errno == ENOSYS)
+		atomic_store_explicit(&execveat_missing, 1,
+				      memory_order_relaxed);
+	if (!proc_refused &&
+	    exec_through_proc(fd, argv, envp) != PROC_REFUSED)
+		return -1;
+	/* No /proc we can trust: execveat's refusal is the answer. */
+	errno = execveat_errno;
+	return -1;
 }
 
 /* What -lexecveat binds to. */

@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <seccomp.h>
 #include <string.h>
 #include <unistd.h>
@@ -259,6 +260,49 @@ static void fexecve_remembers_enosys(void **state)
 	close(w.fd);
 }
 
+static int without_proc(void *ctx)
+{
+	(void)ctx;
+	return hide_proc();
+}
+
+/* Under its own seccomp filter (filters belong to threads), this thread
+ * teaches the library that execveat is missing. */
+static void *learn_enosys_under_own_filter(void *unused)
+{
+	(void)unused;
+	if (block_execveat(ENOSYS) == 0)
+		fexecve(99, child_argv, child_envp);
+	return NULL;
+}
+
+static void call_fexecve_after_other_thread_learned(void *ctx)
+{
+	struct world *w = ctx;
+	pthread_t learner;
+
+	if (pthread_create(&learner, NULL, learn_enosys_under_own_filter,
+			   NULL) != 0 ||
+	    pthread_join(learner, NULL) != 0)
+		return;
+	/* This thread has no filter: no /proc can stand in, but execveat
+	 * still works, and must be asked. */
+	fexecve(w->fd, child_argv, child_envp);
+}
+
+static void fexecve_asks_execveat_when_flag_came_from_another_thread(void **state)
+{
+	(void)state;
+	struct world w = { PROC_HIDDEN, 0,
+			   open_or_fail(report_args_path, O_RDONLY) };
+
+	assert_program_ran(run_in_child(without_proc,
+					call_fexecve_after_other_thread_learned,
+					&w),
+			   CHILD_STATUS);
+	close(w.fd);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -274,6 +318,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(fexecve_refuses_fake_proc_naming_same_file),
 		cmocka_unit_test(fexecve_refuses_procfs_naming_another_file),
 		cmocka_unit_test(fexecve_remembers_enosys),
+		cmocka_unit_test(fexecve_asks_execveat_when_flag_came_from_another_thread),
 	};
 
 	fixture_init(argc, argv);
