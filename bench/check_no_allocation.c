@@ -135,7 +135,7 @@ static bool failures_with_execveat(int program, int not_exec, int closed)
 }
 
 /* With execveat refused: the first call learns ENOSYS (and caches it), the
- * later ones go straight to the verified /proc; EPERM is never cached. */
+ * later ones try the verified /proc first; EPERM is never cached. */
 static bool failures_in_fallback(int program, int not_exec, int closed)
 {
 	bool ok = true;
