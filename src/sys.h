@@ -9,12 +9,14 @@
  * so nothing depends on how a variadic call promotes an int; the kernel
  * reads each argument as a full register (CVE-2009-0029) and casts it back.
  *
- * Build with _FILE_OFFSET_BITS=64: then the C library's struct stat and
- * struct statfs have the layout of the kernel's *64 calls on 32-bit ABIs.
+ * Build with _FILE_OFFSET_BITS=64 (and without _TIME_BITS=64): then the C
+ * library's struct stat and struct statfs have the layout of the kernel's
+ * *64 calls on 32-bit ABIs.
  */
 #ifndef EXECVEAT_SYS_H
 #define EXECVEAT_SYS_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -28,6 +30,23 @@
 #endif
 
 #define SYS_ARG_PTR(p) ((long)(uintptr_t)(p))
+
+/*
+ * The raw fstat64 fills in the kernel's struct stat64; glibc's struct stat
+ * has that layout on 32-bit ABIs only while _TIME_BITS is not 64 (glibc
+ * 2.34+ moves st_ino then), which meson.build makes sure of. Checked where
+ * the layout is known, so a mismatch breaks the build instead of weakening
+ * the same-file proof.
+ */
+#if defined(__GLIBC__) && defined(__i386__)
+_Static_assert(sizeof(struct stat) == 96 &&
+		       offsetof(struct stat, st_ino) == 88,
+	       "struct stat must match the kernel's i386 stat64");
+#elif defined(__GLIBC__) && defined(__arm__) && defined(__ARM_EABI__)
+_Static_assert(sizeof(struct stat) == 104 &&
+		       offsetof(struct stat, st_ino) == 96,
+	       "struct stat must match the kernel's arm EABI stat64");
+#endif
 
 static inline int sys_execveat(int dirfd, const char *path, char *const argv[],
 			       char *const envp[], int flags)
