@@ -20,10 +20,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "block_execveat.h"
+#include "hostile_env.h"
 #include "execveat.h"
 #include "heap_counter.h"
-#include "proc_mounts.h"
 
 /* .err values that are not errnos. */
 #define RAN_AND_EXITED_0 (-2) /* the program ran (in a vfork child) */

@@ -28,7 +28,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "block_execveat.h"
+#include "hostile_env.h"
 #include "exec_ways.h"
 #include "fresh_image.h"
 #include "pin_cpu.h"

@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "block_execveat.h"
+#include "hostile_env.h"
 #include "execveat.h"
 
 #define MARK "fexecve-once: calling fexecve"
