@@ -89,7 +89,7 @@ static void script_check_leaves_errno(void **state)
 	assert_errno_untouched(dir.dfd, FIXTURE_SCRIPT, 0);
 }
 
-static void call_execve_check(void *ctx)
+static void call_raw_execveat_with_check_flag(void *ctx)
 {
 	char *argv[] = { "sh", NULL }, *envp[] = { NULL };
 
@@ -103,7 +103,7 @@ static void call_execve_check(void *ctx)
  * returned, or a program ran) is for the tests to judge. */
 static void require_execve_check(void)
 {
-	struct exec_outcome o = run_in_child(NULL, call_execve_check, NULL);
+	struct exec_outcome o = run_in_child(NULL, call_raw_execveat_with_check_flag, NULL);
 
 	if (o.exec_returned && o.exec_errno == EINVAL) {
 		puts("SKIP: the kernel has no AT_EXECVE_CHECK (Linux 6.14+)");

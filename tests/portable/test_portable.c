@@ -198,8 +198,10 @@ static void require_kernel_env(void)
 			err = block_execveat(ENOSYS);
 		_exit(err & 0xff);
 	}
-	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		err = errno ? errno : EINTR;
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		err = errno;
+	else if (!WIFEXITED(status))
+		err = EINTR;
 	else
 		err = WEXITSTATUS(status);
 	if (err != 0) {

@@ -110,7 +110,7 @@ static const char *const report_args_at_fd3[] = {
 	"--fd", "3", "--", "report_args", CHILD_STATUS_STR, NULL
 };
 
-/* What the shell form does: fexec --fd 3 -- sh ... 3</bin/sh. */
+/* The shell form: fexec --fd 3 -- sh ... 3</bin/sh, with /proc hidden. */
 static void fd_without_proc_runs_shell(void **state)
 {
 	const char *const args[] = { "--fd", "3", "--", "sh", "-c",
