@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -37,4 +38,14 @@ int open_or_fail(const char *path, int flags)
 	if (fd < 0)
 		fail_msg("open %s: %m", path);
 	return fd;
+}
+
+void read_to_end(int fd, char *buf, size_t size)
+{
+	size_t used = 0;
+	ssize_t n;
+
+	while (used + 1 < size && (n = read(fd, buf + used, size - 1 - used)) > 0)
+		used += (size_t)n;
+	buf[used] = '\0';
 }

@@ -2,6 +2,8 @@
 #ifndef TESTS_FIXTURE_H
 #define TESTS_FIXTURE_H
 
+#include <stddef.h>
+
 #define CHILD_STATUS 42
 #define CHILD_STATUS_STR "42"
 
@@ -15,6 +17,9 @@ extern const char *impostor_path;
 
 /* Reads the paths above from the test's command line (exits 2 if absent). */
 void fixture_init(int argc, char **argv);
+
+/* Reads fd to its end (or until buf is full) as a string. */
+void read_to_end(int fd, char *buf, size_t size);
 
 /* open(path, flags), failing the test if it fails. */
 int open_or_fail(const char *path, int flags);

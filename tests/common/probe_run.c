@@ -18,16 +18,6 @@
 
 #include "fixture.h"
 
-static void read_all(int fd, char *buf, size_t size)
-{
-	size_t used = 0;
-	ssize_t n;
-
-	while (used + 1 < size && (n = read(fd, buf + used, size - 1 - used)) > 0)
-		used += (size_t)n;
-	buf[used] = '\0';
-}
-
 struct probe_result run_probe(child_setup_fn setup, void *ctx,
 			      char *const argv[], char *const envp[])
 {
@@ -51,7 +41,7 @@ struct probe_result run_probe(child_setup_fn setup, void *ctx,
 	}
 	close(out[1]);
 	close(target);
-	read_all(out[0], r.output, sizeof(r.output));
+	read_to_end(out[0], r.output, sizeof(r.output));
 	close(out[0]);
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	if (WIFEXITED(status))

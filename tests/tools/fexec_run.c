@@ -138,17 +138,6 @@ static void start_fexec(const struct fexec_world *w, int out, int err,
 	_exit(CHILD_EXEC_FAILED);
 }
 
-static void read_all(int fd, char *buf, size_t size)
-{
-	size_t used = 0;
-	ssize_t n;
-
-	while (used + 1 < size && (n = read(fd, buf + used, size - 1 - used)) > 0)
-		used += (size_t)n;
-	buf[used] = '\0';
-	close(fd);
-}
-
 struct fexec_result run_fexec(const struct fexec_world *world,
 			      const char *const args[])
 {
@@ -164,8 +153,10 @@ struct fexec_result run_fexec(const struct fexec_world *world,
 		start_fexec(world, out[1], err[1], args);
 	close(out[1]);
 	close(err[1]);
-	read_all(out[0], r.out, sizeof(r.out));
-	read_all(err[0], r.err, sizeof(r.err));
+	read_to_end(out[0], r.out, sizeof(r.out));
+	read_to_end(err[0], r.err, sizeof(r.err));
+	close(out[0]);
+	close(err[0]);
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	if (WIFEXITED(status))
 		r.exit_status = WEXITSTATUS(status);
