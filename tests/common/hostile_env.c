@@ -1,12 +1,13 @@
 #define _GNU_SOURCE
 #include "hostile_env.h"
 
+#include "child_errno.h"
+
 #include <errno.h>
 #include <seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 /*
@@ -59,23 +60,17 @@ int block_execveat(int err)
 	return -rc;
 }
 
+static int hide_proc_and_block_execveat(void)
+{
+	int err = hide_proc();
+
+	return err != 0 ? err : block_execveat(ENOSYS);
+}
+
 bool hostile_env_available(char *why, size_t why_size)
 {
-	int status, err = 0;
-	pid_t pid = fork();
+	int err = errno_of_child(hide_proc_and_block_execveat);
 
-	if (pid == 0) {
-		err = hide_proc();
-		if (err == 0)
-			err = block_execveat(ENOSYS);
-		_exit(err & 0xff);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) != pid)
-		err = errno;
-	else if (!WIFEXITED(status))
-		err = EINTR;
-	else
-		err = WEXITSTATUS(status);
 	if (err != 0)
 		snprintf(why, why_size,
 			 "needs a mount namespace (root or user namespaces) "

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "execveat.h"
+#include "child_errno.h"
 #include "kernel_env.h"
 
 #define CHILD_STATUS 42     /* what report_args exits with, given "42" */
@@ -186,24 +187,18 @@ static bool run_case(const struct exec_case *c)
 	return true;
 }
 
+static int hide_proc_and_block_execveat(void)
+{
+	int err = hide_proc();
+
+	return err != 0 ? err : block_execveat(ENOSYS);
+}
+
 /* Exits 77 unless a child can hide /proc and install a seccomp filter. */
 static void require_kernel_env(void)
 {
-	int status, err;
-	pid_t pid = fork();
+	int err = errno_of_child(hide_proc_and_block_execveat);
 
-	if (pid == 0) {
-		err = hide_proc();
-		if (err == 0)
-			err = block_execveat(ENOSYS);
-		_exit(err & 0xff);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) != pid)
-		err = errno;
-	else if (!WIFEXITED(status))
-		err = EINTR;
-	else
-		err = WEXITSTATUS(status);
 	if (err != 0) {
 		printf("SKIP: needs root (a mount namespace, for a tmpfs over"
 		       " /proc) and seccomp: %s\n", strerror(err));
