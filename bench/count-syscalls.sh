@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Counts the system calls fexecve makes, with strace, and fails if a path
-# makes more than it may: the fast path exactly one (execveat), the
-# fallback through /proc at most six.
+# makes more than it may: the fast path exactly one (execveat); the
+# fallback through /proc, execveat's refusal plus fstat, statfs, stat,
+# fcntl and execve, plus a pread of two bytes when the fd is close-on-exec
+# (a script would be refused); one less once ENOSYS is known.
 #
 #   count-syscalls.sh FEXECVE-ONCE PROGRAM
 #
@@ -22,10 +24,14 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 failed=0
 
-# count MODE MAX EXEC: EXEC is the call that must run the program.
+# count MODE FD MAX EXEC: EXEC is the call that must run the program; FD
+# is cloexec or inherited.
 count() {
-	local mode=$1 max=$2 exec=$3 calls
-	if ! strace -q -o "$log" "$subject" "$mode" "$program"; then
+	local mode=$1 fd=$2 max=$3 exec=$4 calls
+	local args=("$mode" "$program")
+	[ "$fd" = cloexec ] || args+=("$fd")
+	mode="$mode ($fd fd)"
+	if ! strace -q -o "$log" "$subject" "${args[@]}"; then
 		echo "$mode: the program did not run and exit 0"
 		sed -n '/fexecve-once: calling/,$p' "$log"
 		failed=1
@@ -54,8 +60,13 @@ count() {
 	esac
 }
 
-count fast 1 'execveat('
-count enosys-first 6 'execve("/proc/self/fd/'
-count enosys-later 6 'execve("/proc/self/fd/'
-count eperm 6 'execve("/proc/self/fd/'
+proc_exec='execve("/proc/thread-self/fd/'
+count fast cloexec 1 'execveat('
+count fast inherited 1 'execveat('
+count enosys-first cloexec 7 "$proc_exec"
+count enosys-first inherited 6 "$proc_exec"
+count enosys-later cloexec 6 "$proc_exec"
+count enosys-later inherited 5 "$proc_exec"
+count eperm cloexec 7 "$proc_exec"
+count eperm inherited 6 "$proc_exec"
 exit "$failed"

@@ -3,13 +3,17 @@
  * moment in the trace with a write to fd -1, and calls the library's
  * fexecve once, so that every system call after the mark is fexecve's.
  *
- *   fexecve-once MODE PROGRAM
+ *   fexecve-once MODE PROGRAM [inherited]
  *
  * MODE: fast (execveat allowed); enosys-first (execveat refused with
  * ENOSYS, the first call, which learns it); enosys-later (the same after
  * a vfork child has made the first call: the cache lives in the library's
  * memory, which the child shares); eperm (refused with EPERM, which is
  * never cached, since a policy may refuse only some callers).
+ *
+ * The program's fd is close-on-exec, as most programs open their files,
+ * unless "inherited" is given: the fallback asks a close-on-exec fd one
+ * more question (is it a script, which execveat would refuse?).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -63,13 +67,16 @@ static int set_up(const char *mode, int fd)
 
 int main(int argc, char **argv)
 {
-	int fd;
+	int fd, flags = O_RDONLY | O_CLOEXEC;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: %s MODE PROGRAM\n", argv[0]);
+	if (argc == 4 && strcmp(argv[3], "inherited") == 0)
+		flags = O_RDONLY;
+	else if (argc != 3) {
+		fprintf(stderr, "usage: %s MODE PROGRAM [inherited]\n",
+			argv[0]);
 		return 2;
 	}
-	fd = open(argv[2], O_RDONLY | O_CLOEXEC);
+	fd = open(argv[2], flags);
 	if (fd < 0 || !set_up(argv[1], fd)) {
 		fprintf(stderr, "%s: cannot set up %s\n", argv[0], argv[1]);
 		return 2;

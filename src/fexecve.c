@@ -1,6 +1,6 @@
 /*
- * fexecve(): execveat first; /proc/self/fd/N only when execveat is refused
- * and /proc is proven to name the same file.
+ * fexecve(): execveat first; the fd's /proc name only when execveat is
+ * refused and /proc is proven to name the same file.
  */
 #include <errno.h>
 #include <stdatomic.h>
@@ -9,6 +9,7 @@
 #include "execveat.h"
 #include "exports.h"
 #include "null_check.h"
+#include "cloexec_script.h"
 #include "proc_fallback.h"
 #include "sys.h"
 
@@ -28,10 +29,12 @@ _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "atomic int must be lock-free");
 static atomic_int execveat_missing;
 
 /*
- * ENOSYS: the kernel is older than 3.19, or a seccomp policy does not know
- * execveat. EPERM: a seccomp policy refusing it (Docker's default profile,
- * older runtimes). Every other error is about the file or the arguments,
- * and /proc would only repeat it.
+ * ENOSYS: the kernel is older than 3.19, qemu-user emulates no execveat,
+ * or a seccomp policy signals an unknown system call that way. EPERM: a
+ * seccomp policy refusing it (an allow-list whose default errno is EPERM
+ * and that does not list execveat, or a systemd unit's SystemCallFilter=
+ * with SystemCallErrorNumber=EPERM). Every other error is about the file
+ * or the arguments, and /proc would only repeat it.
  */
 static bool fallback_allowed(int execveat_errno)
 {
@@ -41,25 +44,29 @@ static bool fallback_allowed(int execveat_errno)
 #define PROC_REFUSED 1
 
 /*
- * Execs /proc/self/fd/N once it is proven to be fd's file. Returns -1 with
- * errno set when that exec fails or fd is not open, and PROC_REFUSED when
- * /proc cannot be trusted here (missing, not procfs, another file).
+ * Execs fd's /proc name once it is proven to be fd's file. Returns -1 with
+ * errno set when that exec fails, when fd is not open, or where execveat
+ * would refuse the file; PROC_REFUSED when /proc cannot be trusted here
+ * (missing, not procfs, another file).
  */
 static int exec_through_proc(int fd, char *const argv[], char *const envp[])
 {
-	char path[PROC_FD_PATH_SIZE];
+	struct proc_fd_name name;
 
-	proc_fd_path(path, fd);
-	switch (proc_fd_path_check(path, fd)) {
+	switch (libexecveat_proc_fd_find(fd, &name)) {
 	case PROC_FD_SAME_FILE:
-		return sys_execve(path, argv, envp);
+		break;
 	case PROC_FD_NOT_OPEN:
 		errno = EBADF;
 		return -1;
-	case PROC_FD_UNTRUSTED:
-		break;
+	default:
+		return PROC_REFUSED;
 	}
-	return PROC_REFUSED;
+	if (libexecveat_is_cloexec_script(fd, &name)) {
+		errno = ENOENT;
+		return -1;
+	}
+	return sys_execve(name.path, argv, envp);
 }
 
 /*

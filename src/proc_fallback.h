@@ -1,24 +1,39 @@
 /*
- * /proc/self/fd/N, used only when execveat is refused, and only once it is
- * proven to name the file behind the fd.
+ * The /proc name of an fd, used only when execveat is refused, and only
+ * once it is proven to name the file behind the fd. Shared with fexec
+ * --probe, so that what the probe reports is what fexecve would do.
  */
 #ifndef EXECVEAT_PROC_FALLBACK_H
 #define EXECVEAT_PROC_FALLBACK_H
 
-/* "/proc/self/fd/" plus the decimal digits of INT_MAX, plus the NUL. */
-#define PROC_FD_PATH_SIZE (sizeof("/proc/self/fd/") + 10)
+#include <sys/types.h>
 
-/* Writes "/proc/self/fd/<fd>" into path; fd must be >= 0. */
-void proc_fd_path(char path[PROC_FD_PATH_SIZE], int fd);
+/* The longer directory, plus the decimal digits of INT_MAX, plus the NUL. */
+#define PROC_FD_PATH_SIZE (sizeof("/proc/thread-self/fd/") + 10)
 
-enum proc_fd_verdict {
-	PROC_FD_SAME_FILE,  /* path is on procfs and names fd's file */
-	PROC_FD_NOT_OPEN,   /* fd is not an open file descriptor */
-	PROC_FD_UNTRUSTED,  /* no procfs there, or it names another file */
+struct proc_fd_name {
+	mode_t mode;                  /* the fd's file type and mode */
+	char path[PROC_FD_PATH_SIZE]; /* the name judged */
 };
 
-/* Judges path (from proc_fd_path) as a stand-in for fd; leaves errno as the
- * system calls left it. */
-enum proc_fd_verdict proc_fd_path_check(const char *path, int fd);
+enum proc_fd_verdict {
+	PROC_FD_SAME_FILE,  /* path is on procfs and names the fd's file */
+	PROC_FD_NOT_OPEN,   /* the fd is not an open file descriptor */
+	PROC_FD_NO_DIR,     /* no fd directory under /proc at all */
+	PROC_FD_NOT_PROCFS, /* the fd directory is not on procfs */
+	PROC_FD_UNRESOLVED, /* path cannot be resolved */
+	PROC_FD_OTHER_FILE, /* path resolves to another file */
+};
+
+/*
+ * Finds the name that may stand in for fd (>= 0) and judges it: the calling
+ * thread's /proc/thread-self/fd/<fd>, or /proc/self/fd/<fd> where the
+ * kernel has no thread-self (before Linux 3.17). Only PROC_FD_SAME_FILE
+ * makes name->path safe to exec. name->mode is set for every verdict but
+ * PROC_FD_NOT_OPEN, name->path for every verdict but that and
+ * PROC_FD_NO_DIR.
+ * Leaves errno as the system calls left it.
+ */
+enum proc_fd_verdict libexecveat_proc_fd_find(int fd, struct proc_fd_name *name);
 
 #endif /* EXECVEAT_PROC_FALLBACK_H */

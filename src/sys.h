@@ -16,11 +16,13 @@
 #ifndef EXECVEAT_SYS_H
 #define EXECVEAT_SYS_H
 
+#include <fcntl.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "syscall_numbers.h"
@@ -91,6 +93,44 @@ static inline int sys_statfs(const char *path, struct statfs *sfs)
 #else
 	return (int)syscall(SYS_statfs, SYS_ARG_PTR(path), SYS_ARG_PTR(sfs));
 #endif
+}
+
+#ifdef SYS_fcntl64
+#define SYS_FCNTL SYS_fcntl64
+#else
+#define SYS_FCNTL SYS_fcntl
+#endif
+
+/* fcntl(fd, F_GETFD): the fd's flags, or -1. */
+static inline int sys_fcntl_getfd(int fd)
+{
+	return (int)syscall(SYS_FCNTL, (long)fd, (long)F_GETFD);
+}
+
+/*
+ * pread(fd, buf, size, 0). preadv, because it takes its offset as two
+ * longs (low, high) on every ABI, where pread64's 64-bit offset is split
+ * and aligned differently on each 32-bit one; the offset is 0, so both
+ * halves are 0.
+ */
+static inline int sys_pread_start(int fd, void *buf, size_t size)
+{
+	struct iovec iov = { .iov_base = buf, .iov_len = size };
+
+	return (int)syscall(SYS_preadv, (long)fd, SYS_ARG_PTR(&iov), 1L, 0L,
+			    0L);
+}
+
+/* open(path, O_RDONLY | O_CLOEXEC). */
+static inline int sys_open_read(const char *path)
+{
+	return (int)syscall(SYS_openat, (long)AT_FDCWD, SYS_ARG_PTR(path),
+			    (long)(O_RDONLY | O_CLOEXEC), 0L);
+}
+
+static inline int sys_close(int fd)
+{
+	return (int)syscall(SYS_close, (long)fd);
 }
 
 #endif /* EXECVEAT_SYS_H */

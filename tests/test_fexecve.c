@@ -1,11 +1,12 @@
 /*
- * fexecve(): execveat first, a verified /proc/self/fd/N only when execveat
- * is refused, and nothing at all when /proc cannot be trusted.
+ * fexecve(): execveat first, a verified /proc name of the fd only when
+ * execveat is refused, and nothing at all when /proc cannot be trusted.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <seccomp.h>
 #include <string.h>
 #include <unistd.h>
@@ -151,8 +152,8 @@ static void call_fexecve_borrowed(void *ctx)
 static void fexecve_refuses_procfs_naming_another_file(void **state)
 {
 	(void)state;
-	/* Real procfs, but /proc/self/fd is the parent's, where our fd
-	 * number is the impostor: only the st_dev/st_ino proof stops it. */
+	/* Real procfs, but our fd directories are the parent's, where our
+	 * fd number is the impostor: only the st_dev/st_ino proof stops it. */
 	struct borrowed_fd b = { getpid(), open_or_fail(impostor_path, O_RDONLY),
 				 open_or_fail(report_args_path, O_RDONLY) };
 
@@ -303,6 +304,57 @@ static void fexecve_asks_execveat_when_flag_came_from_another_thread(void **stat
 	close(w.fd);
 }
 
+struct own_table {
+	int fd;  /* the impostor in the process's table */
+	int err; /* what fexecve left in errno, in the thread */
+};
+
+/*
+ * A thread with an fd table of its own, where fd is the program while the
+ * process's table still holds the impostor at that number; execveat is
+ * refused for this thread alone (a filter without TSYNC).
+ */
+static void *exec_with_own_fd_table(void *ctx)
+{
+	struct own_table *t = ctx;
+
+	/* open returns the lowest free number: the one just closed. */
+	if (unshare(CLONE_FILES) != 0 || close(t->fd) != 0 ||
+	    open(report_args_path, O_RDONLY) != t->fd ||
+	    (errno = block_execveat(ENOSYS)) != 0) {
+		t->err = errno;
+		return NULL;
+	}
+	fexecve(t->fd, child_argv, child_envp);
+	t->err = errno;
+	return NULL;
+}
+
+static void call_fexecve_in_thread_with_own_table(void *ctx)
+{
+	struct own_table *t = ctx;
+	pthread_t thread;
+
+	if (pthread_create(&thread, NULL, exec_with_own_fd_table, t) != 0 ||
+	    pthread_join(thread, NULL) != 0)
+		return;
+	errno = t->err;
+}
+
+static void fexecve_in_thread_with_own_fd_table_runs_its_file(void **state)
+{
+	(void)state;
+	/* /proc/self/fd/N is the process's impostor; only the thread's own
+	 * /proc/thread-self/fd/N names the program. */
+	struct own_table t = { open_or_fail(impostor_path, O_RDONLY), 0 };
+
+	assert_program_ran(run_in_child(NULL,
+					call_fexecve_in_thread_with_own_table,
+					&t),
+			   CHILD_STATUS);
+	close(t.fd);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -319,6 +371,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(fexecve_refuses_procfs_naming_another_file),
 		cmocka_unit_test(fexecve_remembers_enosys),
 		cmocka_unit_test(fexecve_asks_execveat_when_flag_came_from_another_thread),
+		cmocka_unit_test(fexecve_in_thread_with_own_fd_table_runs_its_file),
 	};
 
 	fixture_init(argc, argv);

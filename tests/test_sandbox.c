@@ -71,10 +71,15 @@ static struct probe_result in_sandbox(struct sandbox s, bool preload)
 		argv[n++] = "/proc";
 	}
 	if (s.proc == PLANTED_PROC) {
-		char *planted[] = { "--dir", "/proc/self", "--dir",
-				    "/proc/self/fd", "--symlink",
-				    (char *)impostor_path,
-				    "/proc/self/fd/" PROBE_FD_STR };
+		char *planted[] = {
+			"--dir", "/proc/self", "--dir", "/proc/self/fd",
+			"--symlink", (char *)impostor_path,
+			"/proc/self/fd/" PROBE_FD_STR,
+			"--dir", "/proc/thread-self",
+			"--dir", "/proc/thread-self/fd",
+			"--symlink", (char *)impostor_path,
+			"/proc/thread-self/fd/" PROBE_FD_STR,
+		};
 
 		memcpy(argv + n, planted, sizeof(planted));
 		n += sizeof(planted) / sizeof(planted[0]);

@@ -107,7 +107,9 @@ void fixture_dir_create(struct fixture_dir *dir)
 	fixture_add_program(dir->dfd, FIXTURE_PROGRAM, 0755);
 	fixture_add_program(dir->dfd, FIXTURE_NONEXEC, 0644);
 	fixture_add_script(dir->dfd, FIXTURE_SCRIPT);
-	if (symlinkat(FIXTURE_PROGRAM, dir->dfd, FIXTURE_SYMLINK) != 0 ||
+	fixture_add_script(dir->dfd, FIXTURE_NONEXEC_SCRIPT);
+	if (fchmodat(dir->dfd, FIXTURE_NONEXEC_SCRIPT, 0644, 0) != 0 ||
+	    symlinkat(FIXTURE_PROGRAM, dir->dfd, FIXTURE_SYMLINK) != 0 ||
 	    mkdirat(dir->dfd, FIXTURE_SUBDIR, 0755) != 0 ||
 	    mkfifoat(dir->dfd, FIXTURE_FIFO, 0755) != 0 ||
 	    fchmodat(dir->dfd, FIXTURE_FIFO, 0755, 0) != 0)

@@ -14,6 +14,7 @@
 #define FIXTURE_SYMLINK "program.symlink"  /* -> program */
 #define FIXTURE_SCRIPT "script"            /* #!/bin/sh, mode 0755 */
 #define FIXTURE_NONEXEC "nonexec"          /* report_args, mode 0644 */
+#define FIXTURE_NONEXEC_SCRIPT "nonexec-script" /* #!/bin/sh, mode 0644 */
 #define FIXTURE_SUBDIR "subdir"
 #define FIXTURE_FIFO "fifo"                /* mode 0755 */
 

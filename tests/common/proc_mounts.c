@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 /*
@@ -35,28 +36,60 @@ int hide_proc(void)
 	return err;
 }
 
+static int make_dir(const char *path)
+{
+	return mkdir(path, 0755) == 0 || errno == EEXIST ? 0 : errno;
+}
+
+/* /proc/<dir>/fd/<fd> -> target, in the tmpfs of hide_proc. */
+static int fake_fd_link(const char *dir, int fd, const char *target)
+{
+	char path[64];
+	int err;
+
+	snprintf(path, sizeof(path), "/proc/%s", dir);
+	err = make_dir(path);
+	snprintf(path, sizeof(path), "/proc/%s/fd", dir);
+	if (err == 0)
+		err = make_dir(path);
+	snprintf(path, sizeof(path), "/proc/%s/fd/%d", dir, fd);
+	if (err == 0 && symlink(target, path) != 0)
+		err = errno;
+	return err;
+}
+
+int fake_proc_link(int fd, const char *target)
+{
+	int err = fake_fd_link("self", fd, target);
+
+	return err != 0 ? err : fake_fd_link("thread-self", fd, target);
+}
+
 int fake_proc(int fd, const char *target)
 {
-	char link[64];
 	int err = hide_proc();
 
-	if (err != 0)
-		return err;
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	if (mkdir("/proc/self", 0755) != 0 || mkdir("/proc/self/fd", 0755) != 0 ||
-	    symlink(target, link) != 0)
-		return errno;
-	return 0;
+	return err != 0 ? err : fake_proc_link(fd, target);
+}
+
+static int bind_over(const char *source, const char *target)
+{
+	return mount(source, target, NULL, MS_BIND, NULL) == 0 ? 0 : errno;
 }
 
 int borrow_proc_fd_dir(pid_t owner)
 {
 	char theirs[64], ours[64];
 	int err = private_mount_namespace();
+	int pid = (int)getpid(), tid = (int)syscall(SYS_gettid);
 
 	snprintf(theirs, sizeof(theirs), "/proc/%d/fd", (int)owner);
-	snprintf(ours, sizeof(ours), "/proc/%d/fd", (int)getpid());
-	if (err == 0 && mount(theirs, ours, NULL, MS_BIND, NULL) != 0)
-		err = errno;
+	/* Both names of our table: the process's, and its thread's. */
+	snprintf(ours, sizeof(ours), "/proc/%d/fd", pid);
+	if (err == 0)
+		err = bind_over(theirs, ours);
+	snprintf(ours, sizeof(ours), "/proc/%d/task/%d/fd", pid, tid);
+	if (err == 0)
+		err = bind_over(theirs, ours);
 	return err;
 }

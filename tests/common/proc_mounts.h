@@ -12,12 +12,15 @@
 /* An empty tmpfs over /proc. */
 int hide_proc(void);
 
-/* Like hide_proc, but the tmpfs holds self/fd/<fd> -> target: what glibc
- * would exec by name. */
+/* Like hide_proc, but the tmpfs holds self/fd/<fd> and thread-self/fd/<fd>
+ * -> target: what glibc (or a careless fallback) would exec by name. */
 int fake_proc(int fd, const char *target);
 
-/* /proc/self/fd is owner's fd directory, bound over ours: real procfs,
- * naming other files. */
+/* One more pair of links in the tmpfs that fake_proc or hide_proc made. */
+int fake_proc_link(int fd, const char *target);
+
+/* /proc/self/fd and /proc/thread-self/fd are owner's fd directory, bound
+ * over ours: real procfs, naming other files. Call it single-threaded. */
 int borrow_proc_fd_dir(pid_t owner);
 
 #endif /* TESTS_PROC_MOUNTS_H */

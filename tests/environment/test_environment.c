@@ -1,8 +1,9 @@
 /*
  * fexecve() in the environments the library exists for: with and without
  * /proc, with execveat refused by seccomp (ENOSYS, EPERM), and with a fake
- * /proc that names an impostor or even the very same file. Each kind of
- * fd meets each environment, and each result is asserted exactly.
+ * /proc that names an impostor or even the very same file. The first six
+ * kinds of fd meet each environment; the last two meet execveat and the
+ * fallback, which must answer alike. Each result is asserted exactly.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -37,13 +38,15 @@ enum subject {
 	O_PATH_BINARY,  /* a program, O_PATH */
 	CLOEXEC_BINARY, /* a program, O_RDONLY | O_CLOEXEC */
 	CLOEXEC_SCRIPT, /* a script, O_RDONLY | O_CLOEXEC */
+	O_PATH_CLOEXEC_SCRIPT,  /* a script, O_PATH | O_CLOEXEC */
+	NONEXEC_CLOEXEC_SCRIPT, /* a script of mode 0644, O_RDONLY | O_CLOEXEC */
 };
 
 enum proc_mount {
 	REAL_PROC,
 	NO_PROC,             /* an empty tmpfs over /proc */
-	FAKE_PROC_IMPOSTOR,  /* tmpfs, self/fd/N -> the impostor */
-	FAKE_PROC_SAME_FILE, /* tmpfs, self/fd/N -> the subject's own file */
+	FAKE_PROC_IMPOSTOR,  /* tmpfs, [thread-]self/fd/N -> the impostor */
+	FAKE_PROC_SAME_FILE, /* tmpfs, [thread-]self/fd/N -> the subject */
 };
 
 struct environment {
@@ -120,16 +123,12 @@ static const struct env_case cases[] = {
 	  O_PATH_BINARY, RUNS(CHILD_STATUS) },
 	{ "cloexec_binary_runs_through_proc_when_execveat_enosys", &enosys,
 	  CLOEXEC_BINARY, RUNS(CHILD_STATUS) },
-	/*
-	 * execve("/proc/self/fd/N") of a script names it to the shell by that
-	 * path, and the kernel does not know the name comes from an fd: it
-	 * starts the shell, the exec closes fd N, and the shell cannot open
-	 * its script. execveat's up-front ENOENT is not available here.
-	 */
-	{ "cloexec_script_through_proc_starts_shell_that_cannot_open_it_enosys",
-	  &enosys, CLOEXEC_SCRIPT, RUNS(SHELL_CANNOT_OPEN_SCRIPT) },
+	/* The fallback refuses as execveat would, without starting a shell
+	 * that could not open its script. */
+	{ "cloexec_script_fails_enoent_through_proc_when_execveat_enosys",
+	  &enosys, CLOEXEC_SCRIPT, FAILS(ENOENT) },
 
-	/* 4. execveat refused with EPERM (Docker's default), real /proc. */
+	/* 4. execveat refused with EPERM (an allow-list policy), real /proc. */
 	{ "binary_runs_through_proc_when_execveat_eperm", &eperm, BINARY,
 	  RUNS(CHILD_STATUS) },
 	{ "script_runs_through_proc_when_execveat_eperm", &eperm, SCRIPT,
@@ -140,8 +139,8 @@ static const struct env_case cases[] = {
 	  O_PATH_BINARY, RUNS(CHILD_STATUS) },
 	{ "cloexec_binary_runs_through_proc_when_execveat_eperm", &eperm,
 	  CLOEXEC_BINARY, RUNS(CHILD_STATUS) },
-	{ "cloexec_script_through_proc_starts_shell_that_cannot_open_it_eperm",
-	  &eperm, CLOEXEC_SCRIPT, RUNS(SHELL_CANNOT_OPEN_SCRIPT) },
+	{ "cloexec_script_fails_enoent_through_proc_when_execveat_eperm",
+	  &eperm, CLOEXEC_SCRIPT, FAILS(ENOENT) },
 
 	/* 5. execveat refused and no /proc: the refusal, and nothing runs. */
 	{ "binary_fails_enosys_without_execveat_or_proc", &enosys_no_proc,
@@ -199,6 +198,22 @@ static const struct env_case cases[] = {
 	  &enosys_same_file, CLOEXEC_BINARY, FAILS(ENOSYS) },
 	{ "cloexec_script_fails_enosys_under_fake_proc_naming_same_file",
 	  &enosys_same_file, CLOEXEC_SCRIPT, FAILS(ENOSYS) },
+
+	/* 8. The close-on-exec script refusal, fallback against execveat: an
+	 * O_PATH fd is read through its proven name, and a file nobody may
+	 * execute is EACCES before it is a script. */
+	{ "o_path_cloexec_script_fails_enoent_on_normal_system", &normal,
+	  O_PATH_CLOEXEC_SCRIPT, FAILS(ENOENT) },
+	{ "o_path_cloexec_script_fails_enoent_through_proc_enosys", &enosys,
+	  O_PATH_CLOEXEC_SCRIPT, FAILS(ENOENT) },
+	{ "o_path_cloexec_script_fails_enoent_through_proc_eperm", &eperm,
+	  O_PATH_CLOEXEC_SCRIPT, FAILS(ENOENT) },
+	{ "nonexec_cloexec_script_fails_eacces_on_normal_system", &normal,
+	  NONEXEC_CLOEXEC_SCRIPT, FAILS(EACCES) },
+	{ "nonexec_cloexec_script_fails_eacces_through_proc_enosys", &enosys,
+	  NONEXEC_CLOEXEC_SCRIPT, FAILS(EACCES) },
+	{ "nonexec_cloexec_script_fails_eacces_through_proc_eperm", &eperm,
+	  NONEXEC_CLOEXEC_SCRIPT, FAILS(EACCES) },
 };
 
 #define CASE_COUNT (sizeof(cases) / sizeof(cases[0]))
@@ -276,6 +291,14 @@ static int open_subject(enum subject subject, char file[PATH_MAX])
 		break;
 	case CLOEXEC_SCRIPT:
 		name = FIXTURE_SCRIPT;
+		flags |= O_CLOEXEC;
+		break;
+	case O_PATH_CLOEXEC_SCRIPT:
+		name = FIXTURE_SCRIPT;
+		flags = O_PATH | O_CLOEXEC;
+		break;
+	case NONEXEC_CLOEXEC_SCRIPT:
+		name = FIXTURE_NONEXEC_SCRIPT;
 		flags |= O_CLOEXEC;
 		break;
 	}

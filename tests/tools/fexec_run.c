@@ -48,19 +48,11 @@ void fexec_run_init(int argc, char **argv)
  * procfs proof can tell this /proc from the real one. */
 static int fake_proc_naming_root(void)
 {
-	char link[64];
 	int err = hide_proc();
 
-	if (err != 0)
-		return err;
-	if (mkdir("/proc/self", 0755) != 0 || mkdir("/proc/self/fd", 0755) != 0)
-		return errno;
-	for (int fd = 0; fd < FAKE_FDS; fd++) {
-		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-		if (symlink("/", link) != 0)
-			return errno;
-	}
-	return 0;
+	for (int fd = 0; err == 0 && fd < FAKE_FDS; fd++)
+		err = fake_proc_link(fd, "/");
+	return err;
 }
 
 static int make_proc_view(enum proc_view proc)
