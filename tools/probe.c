@@ -10,8 +10,10 @@
  * file. Either way, ENOSYS or EPERM is what a missing system call or a
  * seccomp policy says, and those are what make fexecve fall back.
  *
- * proc: /proc/self/fd must be on procfs (statfs magic) and
- * /proc/self/fd/N must be the very file (st_dev, st_ino) open at N.
+ * proc: the library's own proof (src/proc_fallback.c, built into fexec
+ * too), so that the answer is the one fexecve would get: the fd directory
+ * (/proc/thread-self/fd, or /proc/self/fd before Linux 3.17) must be on
+ * procfs, and its entry N the very file (st_dev, st_ino) open at N.
  */
 #define _GNU_SOURCE
 #include "probe.h"
@@ -22,15 +24,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/auxv.h>
-#include <sys/stat.h>
-#include <sys/statfs.h>
 #include <unistd.h>
 
 #include "execveat.h"
-
-#define PROC_FD_DIR "/proc/self/fd"
-/* <linux/magic.h>, which musl-gcc cannot see. */
-#define PROC_SUPER_MAGIC 0x9fa0
+#include "proc_fallback.h"
 
 struct verdict {
 	bool usable;
@@ -95,44 +92,57 @@ static struct verdict probe_execveat(void)
 		"no AT_EXECVE_CHECK, but the system call answered");
 }
 
-__attribute__((format(printf, 1, 0)))
-static struct verdict proc_refused(const char *fmt, const char *detail)
+__attribute__((format(printf, 2, 0)))
+static struct verdict proc_verdict(bool usable, const char *fmt,
+				   const char *detail)
 {
-	struct verdict v = { .usable = false };
+	struct verdict v = { .usable = usable };
 
 	snprintf(v.text, sizeof(v.text), fmt, detail);
 	return v;
 }
 
+/* name->path without its last component: the fd directory. */
+static const char *fd_dir_of(struct proc_fd_name *name)
+{
+	*strrchr(name->path, '/') = '\0';
+	return name->path;
+}
+
 static struct verdict judge_proc_name(int fd)
 {
-	char name[sizeof(PROC_FD_DIR) + 16];
-	struct stat by_fd, by_name;
+	struct proc_fd_name name;
 
-	snprintf(name, sizeof(name), PROC_FD_DIR "/%d", fd);
-	if (fstat(fd, &by_fd) != 0 || stat(name, &by_name) != 0)
-		return proc_refused("%s cannot be resolved", name);
-	if (by_fd.st_dev != by_name.st_dev || by_fd.st_ino != by_name.st_ino)
-		return proc_refused("%s names another file", name);
-	return usable_because(PROC_FD_DIR " is procfs and names the file"
-			      " open at the fd");
+	switch (libexecveat_proc_fd_find(fd, &name)) {
+	case PROC_FD_SAME_FILE:
+		return proc_verdict(true, "usable (%s is procfs and names the"
+				    " file open at the fd)", fd_dir_of(&name));
+	case PROC_FD_NOT_OPEN:
+		return proc_verdict(false, "the fd to test with is not open"
+				    " (%s)", strerror(errno));
+	case PROC_FD_NO_DIR:
+		return proc_verdict(false, "/proc/thread-self/fd and"
+				    " /proc/self/fd are missing (%s)",
+				    strerror(errno));
+	case PROC_FD_NOT_PROCFS:
+		return proc_verdict(false, "%s is not procfs",
+				    fd_dir_of(&name));
+	case PROC_FD_UNRESOLVED:
+		return proc_verdict(false, "%s cannot be resolved", name.path);
+	case PROC_FD_OTHER_FILE:
+		break;
+	}
+	return proc_verdict(false, "%s names another file", name.path);
 }
 
 static struct verdict probe_proc(void)
 {
-	struct statfs sfs;
 	struct verdict v;
-	int fd;
+	int fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
-	if (statfs(PROC_FD_DIR "/", &sfs) != 0)
-		return proc_refused(PROC_FD_DIR " is missing (%s)",
-				    strerror(errno));
-	if (sfs.f_type != PROC_SUPER_MAGIC)
-		return proc_refused("%s is not procfs", "/proc");
-	fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
-		return proc_refused("cannot open a file to test with (%s)",
-				    strerror(errno));
+		return proc_verdict(false, "cannot open a file to test with"
+				    " (%s)", strerror(errno));
 	v = judge_proc_name(fd);
 	close(fd);
 	return v;
