@@ -1,0 +1,24 @@
+#!/bin/sh
+# A program linking libexecveat.a shares one namespace with it: every
+# global the archive defines is either the API (execveat, fexecve in its
+# versions) or carries the library's prefix, so that no name of the
+# library's own can clash with a program's or another library's.
+#
+#   check-static-names.sh ARCHIVE [NM]
+set -eu
+archive=$1
+nm=${2:-nm}
+
+defined=$("$nm" -g --defined-only "$archive" | awk 'NF == 3 { print $3 }')
+if [ -z "$defined" ]; then
+	echo "$archive defines no global symbol: is it the library?"
+	exit 1
+fi
+stray=$(printf '%s\n' "$defined" |
+	grep -Ev '^(execveat|fexecve)(@@?[A-Z0-9_.]+)?$|^libexecveat_' || true)
+if [ -n "$stray" ]; then
+	echo "globals without the libexecveat_ prefix:"
+	printf '%s\n' "$stray"
+	exit 1
+fi
+echo "static globals:" $defined
