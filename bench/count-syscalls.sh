@@ -60,7 +60,7 @@ count() {
 	esac
 }
 
-proc_exec='execve("/proc/thread-self/fd/'
+proc_exec='execve("/proc/self/fd/'
 count fast cloexec 1 'execveat('
 count fast inherited 1 'execveat('
 count enosys-first cloexec 7 "$proc_exec"

@@ -6,32 +6,36 @@
  * what runs. We exec the name only if the directory holding it is procfs
  * and the name resolves to the very file (st_dev, st_ino) behind the fd.
  *
- * The name is the calling thread's: /proc/self/fd is the thread-group
- * leader's table, which is not ours after unshare(CLONE_FILES).
+ * /proc/self/fd is the thread-group leader's fd table, which is not the
+ * calling thread's after unshare(CLONE_FILES): where the process's name
+ * does not name the fd's file, the thread's own name is judged too.
  *
  * No allocation, no locks, no stdio: this runs between vfork and exec.
  */
-#include <errno.h>
-#include <stdbool.h>
-#include <string.h>
-
 #include "proc_fallback.h"
 #include "sys.h"
 
 #define PROC_SUPER_MAGIC 0x9fa0 /* <linux/magic.h> */
 
-/* Best first; a directory is skipped only when it does not exist. */
-static const char *const fd_dirs[] = {
-	"/proc/thread-self/fd/", /* Linux 3.17+ */
-	"/proc/self/fd/",
-};
+/*
+ * The process's fd directory first: in a new process it is the cheaper
+ * lookup (see README.md, Performance), and it names the fd's file in every
+ * thread that shares the process's table. Then the calling thread's own
+ * (Linux 3.17+), which always does.
+ */
+#define PROCESS_FD_DIR "/proc/self/fd/"
+#define THREAD_FD_DIR "/proc/thread-self/fd/"
 
-/* Writes dir followed by the decimal digits of fd (>= 0). */
+/*
+ * Writes dir followed by the decimal digits of fd (>= 0). Byte by byte, not
+ * with strlen and memcpy: a lazily bound C library function would make a
+ * process's first fallback pay for a symbol lookup.
+ */
 static void format_fd_path(char path[PROC_FD_PATH_SIZE], const char *dir,
 			   int fd)
 {
 	char digits[10];
-	size_t n = 0, dir_len = strlen(dir);
+	size_t n = 0;
 	unsigned int value = (unsigned int)fd;
 
 	do {
@@ -39,44 +43,47 @@ static void format_fd_path(char path[PROC_FD_PATH_SIZE], const char *dir,
 		value /= 10;
 	} while (value != 0);
 
-	memcpy(path, dir, dir_len);
-	path += dir_len;
+	while (*dir != '\0')
+		*path++ = *dir++;
 	while (n > 0)
 		*path++ = digits[--n];
 	*path = '\0';
 }
 
-/* The first fd directory that exists: statfs fills in its file system.
- * Returns NULL if there is none. */
-static const char *existing_fd_dir(struct statfs *sfs)
+/* Judges dir's entry for fd as a name of the file by_fd describes; writes
+ * it into path once dir is known to exist. */
+static enum proc_fd_verdict judge_fd_name(const char *dir, int fd,
+					  const struct stat *by_fd,
+					  char path[PROC_FD_PATH_SIZE])
 {
-	for (size_t i = 0; i < sizeof(fd_dirs) / sizeof(fd_dirs[0]); i++) {
-		if (sys_statfs(fd_dirs[i], sfs) == 0)
-			return fd_dirs[i];
-		if (errno != ENOENT)
-			return NULL;
-	}
-	return NULL;
+	struct statfs sfs;
+	struct stat by_name;
+
+	if (sys_statfs(dir, &sfs) != 0)
+		return PROC_FD_NO_DIR;
+	format_fd_path(path, dir, fd);
+	if (sfs.f_type != PROC_SUPER_MAGIC)
+		return PROC_FD_NOT_PROCFS;
+	if (sys_stat(path, &by_name) != 0)
+		return PROC_FD_UNRESOLVED;
+	if (by_fd->st_dev != by_name.st_dev || by_fd->st_ino != by_name.st_ino)
+		return PROC_FD_OTHER_FILE;
+	return PROC_FD_SAME_FILE;
 }
 
 enum proc_fd_verdict libexecveat_proc_fd_find(int fd, struct proc_fd_name *name)
 {
-	struct stat by_fd, by_name;
-	struct statfs sfs;
-	const char *dir;
+	struct stat by_fd;
+	enum proc_fd_verdict verdict, thread_verdict;
 
 	if (sys_fstat(fd, &by_fd) != 0)
 		return PROC_FD_NOT_OPEN;
 	name->mode = by_fd.st_mode;
-	dir = existing_fd_dir(&sfs);
-	if (dir == NULL)
-		return PROC_FD_NO_DIR;
-	format_fd_path(name->path, dir, fd);
-	if (sfs.f_type != PROC_SUPER_MAGIC)
-		return PROC_FD_NOT_PROCFS;
-	if (sys_stat(name->path, &by_name) != 0)
-		return PROC_FD_UNRESOLVED;
-	if (by_fd.st_dev != by_name.st_dev || by_fd.st_ino != by_name.st_ino)
-		return PROC_FD_OTHER_FILE;
-	return PROC_FD_SAME_FILE;
+	verdict = judge_fd_name(PROCESS_FD_DIR, fd, &by_fd, name->path);
+	if (verdict != PROC_FD_UNRESOLVED && verdict != PROC_FD_OTHER_FILE)
+		return verdict;
+	/* Before Linux 3.17 there is no thread-self: the process's verdict
+	 * stands. */
+	thread_verdict = judge_fd_name(THREAD_FD_DIR, fd, &by_fd, name->path);
+	return thread_verdict == PROC_FD_NO_DIR ? verdict : thread_verdict;
 }

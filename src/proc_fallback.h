@@ -8,7 +8,7 @@
 
 #include <sys/types.h>
 
-/* The longer directory, plus the decimal digits of INT_MAX, plus the NUL. */
+/* The longer fd directory, the decimal digits of INT_MAX, and the NUL. */
 #define PROC_FD_PATH_SIZE (sizeof("/proc/thread-self/fd/") + 10)
 
 struct proc_fd_name {
@@ -26,13 +26,13 @@ enum proc_fd_verdict {
 };
 
 /*
- * Finds the name that may stand in for fd (>= 0) and judges it: the calling
- * thread's /proc/thread-self/fd/<fd>, or /proc/self/fd/<fd> where the
- * kernel has no thread-self (before Linux 3.17). Only PROC_FD_SAME_FILE
- * makes name->path safe to exec. name->mode is set for every verdict but
- * PROC_FD_NOT_OPEN, name->path for every verdict but that and
- * PROC_FD_NO_DIR.
- * Leaves errno as the system calls left it.
+ * Finds the name that may stand in for fd (>= 0) and judges it:
+ * /proc/self/fd/<fd>, or where that names no file or another one (a thread
+ * with an fd table of its own), the calling thread's
+ * /proc/thread-self/fd/<fd>. Only PROC_FD_SAME_FILE makes name->path safe
+ * to exec. name->mode is set for every verdict but PROC_FD_NOT_OPEN,
+ * name->path for every verdict but that and PROC_FD_NO_DIR. Leaves errno
+ * as the system calls left it.
  */
 enum proc_fd_verdict libexecveat_proc_fd_find(int fd, struct proc_fd_name *name);
 

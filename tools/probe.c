@@ -12,8 +12,9 @@
  *
  * proc: the library's own proof (src/proc_fallback.c, built into fexec
  * too), so that the answer is the one fexecve would get: the fd directory
- * (/proc/thread-self/fd, or /proc/self/fd before Linux 3.17) must be on
- * procfs, and its entry N the very file (st_dev, st_ino) open at N.
+ * (/proc/self/fd, or for a thread with a table of its own
+ * /proc/thread-self/fd) must be on procfs, and its entry N the very file
+ * (st_dev, st_ino) open at N.
  */
 #define _GNU_SOURCE
 #include "probe.h"
@@ -121,8 +122,7 @@ static struct verdict judge_proc_name(int fd)
 		return proc_verdict(false, "the fd to test with is not open"
 				    " (%s)", strerror(errno));
 	case PROC_FD_NO_DIR:
-		return proc_verdict(false, "/proc/thread-self/fd and"
-				    " /proc/self/fd are missing (%s)",
+		return proc_verdict(false, "/proc/self/fd is missing (%s)",
 				    strerror(errno));
 	case PROC_FD_NOT_PROCFS:
 		return proc_verdict(false, "%s is not procfs",
