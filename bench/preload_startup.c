@@ -47,10 +47,15 @@ static int preload_is_loaded(const char *preload_var, const char *library)
 		_exit(127);
 	}
 	close(pipefd[1]);
-	n = read(pipefd[0], out, sizeof(out) - 1);
+	/* The loader writes its list a line at a time: read it all. */
+	for (size_t got = 0; got < sizeof(out) - 1; got += (size_t)n) {
+		n = read(pipefd[0], out + got, sizeof(out) - 1 - got);
+		if (n <= 0)
+			break;
+	}
 	close(pipefd[0]);
 	waitpid(pid, &status, 0);
-	return n > 0 && strstr(out, base ? base + 1 : library) != NULL;
+	return strstr(out, base ? base + 1 : library) != NULL;
 }
 
 /* NAME=VALUE, with a relative path made absolute: the loader would take
