@@ -29,12 +29,13 @@ _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "atomic int must be lock-free");
 static atomic_int execveat_missing;
 
 /*
- * ENOSYS: the kernel is older than 3.19, qemu-user emulates no execveat,
- * or a seccomp policy signals an unknown system call that way. EPERM: a
- * seccomp policy refusing it (an allow-list whose default errno is EPERM
- * and that does not list execveat, or a systemd unit's SystemCallFilter=
- * with SystemCallErrorNumber=EPERM). Every other error is about the file
- * or the arguments, and /proc would only repeat it.
+ * ENOSYS: the kernel is older than 3.19, a qemu-user emulator has no
+ * execveat (Debian 12's 7.2 has none), or a seccomp policy signals an
+ * unknown system call that way. EPERM: a seccomp policy refusing it (an
+ * allow-list whose default errno is EPERM and that does not list execveat,
+ * or a systemd unit whose SystemCallFilter= denies it, with
+ * SystemCallErrorNumber=EPERM). Every other error is about the file or the
+ * arguments, and /proc would only repeat it.
  */
 static bool fallback_allowed(int execveat_errno)
 {

@@ -1,8 +1,9 @@
 /*
  * no-execveat ERRNO COMMAND [ARG...]: run COMMAND with execveat refused,
- * the way container runtimes refuse system calls their policy does not
- * list. ERRNO is ENOSYS (the modern convention) or EPERM (Docker's default
- * profile, older runtimes). For tools/demo; not installed.
+ * the way a seccomp policy refuses a system call it does not list. ERRNO
+ * is ENOSYS (the modern convention for unknown system calls) or EPERM (an
+ * allow-list whose default errno is EPERM, or a systemd unit denying it
+ * with SystemCallErrorNumber=EPERM). For tools/demo; not installed.
  */
 #include <errno.h>
 #include <seccomp.h>
