@@ -6,10 +6,10 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
+#include "cloexec_script.h"
 #include "execveat.h"
 #include "exports.h"
 #include "null_check.h"
-#include "cloexec_script.h"
 #include "proc_fallback.h"
 #include "sys.h"
 
