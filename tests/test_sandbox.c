@@ -68,7 +68,7 @@ static int pass_filter(void *ctx)
 
 static struct probe_result in_sandbox(struct sandbox s, enum preload preload)
 {
-	char *argv[32] = { (char *)bwrap_path, "--ro-bind", "/", "/",
+	char *argv[64] = { (char *)bwrap_path, "--ro-bind", "/", "/",
 			   "--dev", "/dev" };
 	char *envp[] = { NULL };
 	int n = 6;
@@ -110,6 +110,8 @@ static struct probe_result in_sandbox(struct sandbox s, enum preload preload)
 	argv[n++] = (char *)probe_path;
 	argv[n++] = "fexecve";
 	argv[n++] = PROBE_FD_STR;
+	/* Fewer than 40 are used: room for more options, never an overrun. */
+	assert_true(n < (int)(sizeof(argv) / sizeof(argv[0])));
 	return run_probe(pass_filter, &s, argv, envp);
 }
 
