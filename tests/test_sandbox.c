@@ -25,10 +25,20 @@
 #define FILTER_FD 11
 #define FILTER_FD_STR "11"
 
-static const char *bwrap_path, *probe_path;
+/* The README's bubblewrap recipe binds the library in at this path,
+ * which exists only inside the sandbox. */
+#define BOUND_LIBRARY "/run/libexecveat.so.1"
+
+static const char *bwrap_path, *probe_path, *library_path;
 static const char *preload_env;
 
 enum proc_view { NO_PROC, REAL_PROC, PLANTED_PROC };
+
+enum preload {
+	NOT_PRELOADED,
+	PRELOADED,       /* LD_PRELOAD naming the library where it was built */
+	PRELOADED_BOUND, /* bound in at BOUND_LIBRARY, as the README says */
+};
 
 struct sandbox {
 	enum proc_view proc;
@@ -56,9 +66,9 @@ static int pass_filter(void *ctx)
 	return 0;
 }
 
-static struct probe_result in_sandbox(struct sandbox s, bool preload)
+static struct probe_result in_sandbox(struct sandbox s, enum preload preload)
 {
-	char *argv[32] = { (char *)bwrap_path, "--ro-bind", "/", "/",
+	char *argv[64] = { (char *)bwrap_path, "--ro-bind", "/", "/",
 			   "--dev", "/dev" };
 	char *envp[] = { NULL };
 	int n = 6;
@@ -88,15 +98,25 @@ static struct probe_result in_sandbox(struct sandbox s, bool preload)
 		argv[n++] = "--seccomp";
 		argv[n++] = FILTER_FD_STR;
 	}
-	if (preload) {
+	if (preload == PRELOADED_BOUND) {
+		char *bound[] = { "--tmpfs", "/run", "--ro-bind",
+				  (char *)library_path, BOUND_LIBRARY };
+
+		memcpy(argv + n, bound, sizeof(bound));
+		n += sizeof(bound) / sizeof(bound[0]);
+	}
+	if (preload != NOT_PRELOADED) {
 		/* For the probe only: bwrap itself may be of another ABI. */
 		argv[n++] = "--setenv";
 		argv[n++] = "LD_PRELOAD";
-		argv[n++] = strchr(preload_env, '=') + 1;
+		argv[n++] = preload == PRELOADED_BOUND ?
+			BOUND_LIBRARY : strchr(preload_env, '=') + 1;
 	}
 	argv[n++] = (char *)probe_path;
 	argv[n++] = "fexecve";
 	argv[n++] = PROBE_FD_STR;
+	/* Fewer than 40 are used: room for more options, never an overrun. */
+	assert_true(n < (int)(sizeof(argv) / sizeof(argv[0])));
 	return run_probe(pass_filter, &s, argv, envp);
 }
 
@@ -106,8 +126,8 @@ static void sandbox_without_proc_runs_binary_either_way(void **state)
 	struct sandbox s = { NO_PROC, 0 };
 
 	/* glibc 2.36 tries execveat first too: no difference here. */
-	assert_probe_ran(in_sandbox(s, false), CHILD_STATUS);
-	assert_probe_ran(in_sandbox(s, true), CHILD_STATUS);
+	assert_probe_ran(in_sandbox(s, NOT_PRELOADED), CHILD_STATUS);
+	assert_probe_ran(in_sandbox(s, PRELOADED), CHILD_STATUS);
 }
 
 static void sandbox_refusing_execveat_eperm_runs_only_with_preload(void **state)
@@ -115,8 +135,8 @@ static void sandbox_refusing_execveat_eperm_runs_only_with_preload(void **state)
 	(void)state;
 	struct sandbox s = { REAL_PROC, EPERM };
 
-	assert_probe_said(in_sandbox(s, false), "errno 1\n");
-	assert_probe_ran(in_sandbox(s, true), CHILD_STATUS);
+	assert_probe_said(in_sandbox(s, NOT_PRELOADED), "errno 1\n");
+	assert_probe_ran(in_sandbox(s, PRELOADED), CHILD_STATUS);
 }
 
 static void sandbox_planted_proc_runs_impostor_only_without_preload(void **state)
@@ -124,8 +144,8 @@ static void sandbox_planted_proc_runs_impostor_only_without_preload(void **state
 	(void)state;
 	struct sandbox s = { PLANTED_PROC, ENOSYS };
 
-	assert_probe_ran(in_sandbox(s, false), IMPOSTOR_STATUS);
-	assert_probe_said(in_sandbox(s, true), "errno 38\n");
+	assert_probe_ran(in_sandbox(s, NOT_PRELOADED), IMPOSTOR_STATUS);
+	assert_probe_said(in_sandbox(s, PRELOADED), "errno 38\n");
 }
 
 static void sandbox_without_proc_or_execveat_runs_nothing(void **state)
@@ -133,8 +153,39 @@ static void sandbox_without_proc_or_execveat_runs_nothing(void **state)
 	(void)state;
 	struct sandbox s = { NO_PROC, ENOSYS };
 
-	assert_probe_said(in_sandbox(s, false), "errno 38\n");
-	assert_probe_said(in_sandbox(s, true), "errno 38\n");
+	assert_probe_said(in_sandbox(s, NOT_PRELOADED), "errno 38\n");
+	assert_probe_said(in_sandbox(s, PRELOADED), "errno 38\n");
+}
+
+/*
+ * The README's recipe: the library bound in read-only at a path of the
+ * sandbox's own, LD_PRELOAD set with --setenv. Where /proc is a tmpfs and
+ * execveat is refused with EPERM the program starts with it preloaded,
+ * and fexecve says EPERM, since nothing can stand in for execveat there;
+ * the other two worlds show that the bound library is the fexecve used.
+ */
+static void recipe_without_proc_eperm_starts_and_says_eperm(void **state)
+{
+	(void)state;
+	struct sandbox s = { NO_PROC, EPERM };
+
+	assert_probe_said(in_sandbox(s, PRELOADED_BOUND), "errno 1\n");
+}
+
+static void recipe_eperm_with_proc_runs_binary(void **state)
+{
+	(void)state;
+	struct sandbox s = { REAL_PROC, EPERM };
+
+	assert_probe_ran(in_sandbox(s, PRELOADED_BOUND), CHILD_STATUS);
+}
+
+static void recipe_planted_proc_refuses_impostor(void **state)
+{
+	(void)state;
+	struct sandbox s = { PLANTED_PROC, ENOSYS };
+
+	assert_probe_said(in_sandbox(s, PRELOADED_BOUND), "errno 38\n");
 }
 
 /* Exits 77 unless bwrap can make a sandbox here at all (it cannot in a
@@ -168,6 +219,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(sandbox_refusing_execveat_eperm_runs_only_with_preload),
 		cmocka_unit_test(sandbox_planted_proc_runs_impostor_only_without_preload),
 		cmocka_unit_test(sandbox_without_proc_or_execveat_runs_nothing),
+		cmocka_unit_test(recipe_without_proc_eperm_starts_and_says_eperm),
+		cmocka_unit_test(recipe_eperm_with_proc_runs_binary),
+		cmocka_unit_test(recipe_planted_proc_refuses_impostor),
 	};
 	if (argc != 6) {
 		fprintf(stderr,
@@ -178,7 +232,13 @@ int main(int argc, char **argv)
 	fixture_init(argc, argv);
 	probe_path = argv[3];
 	bwrap_path = argv[5];
+	library_path = argv[4];
 	require_working_bwrap();
+	if (access(BOUND_LIBRARY, F_OK) == 0) {
+		fprintf(stderr, "%s exists outside the sandbox: the recipe's "
+			"tests would prove nothing\n", BOUND_LIBRARY);
+		return 1;
+	}
 	preload_env = preload_setting(argv[4]);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
