@@ -48,7 +48,7 @@ static void null_path_runs_file_behind_fd(void **state)
 	struct execveat_call c = { open_or_fail(report_args_path, O_RDONLY),
 				   NULL, 0 };
 
-	assert_program_ran(run_in_child(NULL, call_library_execveat, &c),
+	assert_execveat_ran(run_in_child(NULL, call_library_execveat, &c),
 			   CHILD_STATUS);
 	close(c.dirfd);
 }
@@ -59,7 +59,7 @@ static void null_path_keeps_other_flags(void **state)
 	struct execveat_call c = { open_or_fail(report_args_path, O_RDONLY),
 				   NULL, AT_SYMLINK_NOFOLLOW };
 
-	assert_program_ran(run_in_child(NULL, call_library_execveat, &c),
+	assert_execveat_ran(run_in_child(NULL, call_library_execveat, &c),
 			   CHILD_STATUS);
 	close(c.dirfd);
 }
@@ -71,7 +71,8 @@ static void null_path_is_efault_for_the_kernel(void **state)
 				   NULL, AT_EMPTY_PATH };
 
 	/* The control: mainline rejects NULL, so the wrapper is what runs it. */
-	assert_exec_failed(run_in_child(NULL, call_raw_syscall, &c), EFAULT);
+	assert_execveat_failed(run_in_child(NULL, call_raw_syscall, &c),
+			       EFAULT);
 	close(c.dirfd);
 }
 
@@ -81,7 +82,7 @@ static void empty_path_with_at_empty_path_runs_fd(void **state)
 	struct execveat_call c = { open_or_fail(report_args_path, O_RDONLY),
 				   "", AT_EMPTY_PATH };
 
-	assert_program_ran(run_in_child(NULL, call_library_execveat, &c),
+	assert_execveat_ran(run_in_child(NULL, call_library_execveat, &c),
 			   CHILD_STATUS);
 	close(c.dirfd);
 }
@@ -92,7 +93,7 @@ static void empty_path_without_at_empty_path_fails_enoent(void **state)
 	struct execveat_call c = { open_or_fail(report_args_path, O_RDONLY),
 				   "", 0 };
 
-	assert_exec_failed(run_in_child(NULL, call_library_execveat, &c),
+	assert_execveat_failed(run_in_child(NULL, call_library_execveat, &c),
 			   ENOENT);
 	close(c.dirfd);
 }
@@ -102,7 +103,7 @@ static void absolute_path_runs_program(void **state)
 	(void)state;
 	struct execveat_call c = { AT_FDCWD, report_args_path, 0 };
 
-	assert_program_ran(run_in_child(NULL, call_library_execveat, &c),
+	assert_execveat_ran(run_in_child(NULL, call_library_execveat, &c),
 			   CHILD_STATUS);
 }
 
@@ -112,10 +113,10 @@ static void unknown_flags_fail_einval(void **state)
 	struct execveat_call c = { open_or_fail(report_args_path, O_RDONLY),
 				   "", 0xFFFF };
 
-	assert_exec_failed(run_in_child(NULL, call_library_execveat, &c),
+	assert_execveat_failed(run_in_child(NULL, call_library_execveat, &c),
 			   EINVAL);
 	c.path = NULL;
-	assert_exec_failed(run_in_child(NULL, call_library_execveat, &c),
+	assert_execveat_failed(run_in_child(NULL, call_library_execveat, &c),
 			   EINVAL);
 	close(c.dirfd);
 }

@@ -3,7 +3,8 @@
  * missing argv or envp, an argv too large for the kernel, unknown flags.
  * Each gets its documented errno, and nothing runs; the one exception is
  * execveat's NULL argv or envp, which it passes to the kernel untouched,
- * and the kernel runs the program with an empty list.
+ * and the kernel runs the program with an empty list. Where execveat is
+ * refused (qemu-user), its calls get that refusal instead.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -75,9 +76,10 @@ static struct exec_outcome run_call(enum call call, int fd, int flags)
 static void assert_each_call_fails(int fd, int execveat_errno,
 				   int fexecve_errno)
 {
-	assert_exec_failed(run_call(EXECVEAT_NULL_PATH, fd, 0), execveat_errno);
-	assert_exec_failed(run_call(EXECVEAT_EMPTY_PATH, fd, 0),
-			   execveat_errno);
+	assert_execveat_failed(run_call(EXECVEAT_NULL_PATH, fd, 0),
+			       execveat_errno);
+	assert_execveat_failed(run_call(EXECVEAT_EMPTY_PATH, fd, 0),
+			       execveat_errno);
 	assert_exec_failed(run_call(FEXECVE, fd, 0), fexecve_errno);
 }
 
@@ -169,8 +171,8 @@ static void null_argv_runs_with_empty_argv_or_einval(void **state)
 	int fd = program_fd();
 	struct bad_call c = { EXECVEAT_NULL_PATH, fd, NULL, child_envp, 0 };
 
-	assert_program_ran(run_in_child(NULL, make_call, &c),
-			   WRONG_ARGC_STATUS);
+	assert_execveat_ran(run_in_child(NULL, make_call, &c),
+			    WRONG_ARGC_STATUS);
 	c.call = FEXECVE;
 	assert_exec_failed(run_in_child(NULL, make_call, &c), EINVAL);
 	close(fd);
@@ -183,8 +185,8 @@ static void null_envp_runs_with_empty_env_or_einval(void **state)
 	int fd = program_fd();
 	struct bad_call c = { EXECVEAT_NULL_PATH, fd, child_argv, NULL, 0 };
 
-	assert_program_ran(run_in_child(NULL, make_call, &c),
-			   NO_ENVIRONMENT_STATUS);
+	assert_execveat_ran(run_in_child(NULL, make_call, &c),
+			    NO_ENVIRONMENT_STATUS);
 	c.call = FEXECVE;
 	assert_exec_failed(run_in_child(NULL, make_call, &c), EINVAL);
 	close(fd);
@@ -205,8 +207,12 @@ static void oversized_argument_fails_e2big(void **state)
 	memset(huge, 'a', sizeof(huge) - 1);
 	for (enum call call = EXECVEAT_NULL_PATH; call <= FEXECVE; call++) {
 		struct bad_call c = { call, fd, argv, child_envp, 0 };
+		struct exec_outcome o = run_in_child(NULL, make_call, &c);
 
-		assert_exec_failed(run_in_child(NULL, make_call, &c), E2BIG);
+		if (call == FEXECVE)
+			assert_exec_failed(o, E2BIG);
+		else
+			assert_execveat_failed(o, E2BIG);
 	}
 	close(fd);
 }
@@ -222,15 +228,15 @@ static void every_unknown_flag_fails_einval(void **state)
 
 		if (flag & KNOWN_FLAGS)
 			continue;
-		assert_exec_failed(run_call(EXECVEAT_NULL_PATH, fd, flag),
-				   EINVAL);
-		assert_exec_failed(run_call(EXECVEAT_EMPTY_PATH, fd, flag),
-				   EINVAL);
+		assert_execveat_failed(run_call(EXECVEAT_NULL_PATH, fd, flag),
+				       EINVAL);
+		assert_execveat_failed(run_call(EXECVEAT_EMPTY_PATH, fd, flag),
+				       EINVAL);
 	}
-	assert_exec_failed(run_call(EXECVEAT_NULL_PATH, fd, ~KNOWN_FLAGS),
-			   EINVAL);
-	assert_exec_failed(run_call(EXECVEAT_EMPTY_PATH, fd, ~KNOWN_FLAGS),
-			   EINVAL);
+	assert_execveat_failed(run_call(EXECVEAT_NULL_PATH, fd, ~KNOWN_FLAGS),
+			       EINVAL);
+	assert_execveat_failed(run_call(EXECVEAT_EMPTY_PATH, fd, ~KNOWN_FLAGS),
+			       EINVAL);
 	close(fd);
 }
 

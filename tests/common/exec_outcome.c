@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "exec_outcome.h"
+#include "execveat_refusal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -72,4 +73,19 @@ void assert_exec_failed(struct exec_outcome o, int expected_errno)
 		fail_msg("a program ran (status %d), expected errno %d",
 			 o.exit_status, expected_errno);
 	assert_int_equal(o.exec_errno, expected_errno);
+}
+
+void assert_execveat_ran(struct exec_outcome o, int status)
+{
+	int refusal = execveat_refusal();
+
+	if (refusal != 0)
+		assert_exec_failed(o, refusal);
+	else
+		assert_program_ran(o, status);
+}
+
+void assert_execveat_failed(struct exec_outcome o, int expected_errno)
+{
+	assert_exec_failed(o, execveat_outcome_errno(expected_errno));
 }

@@ -33,4 +33,10 @@ void assert_program_ran(struct exec_outcome o, int status);
  * nothing ran). */
 void assert_exec_failed(struct exec_outcome o, int expected_errno);
 
+/* The same for a call of execveat itself: where execveat is refused
+ * (qemu-user 7.2, a kernel before 3.19), it must come back with that
+ * refusal instead, whatever the call (execveat_refusal.h). */
+void assert_execveat_ran(struct exec_outcome o, int status);
+void assert_execveat_failed(struct exec_outcome o, int expected_errno);
+
 #endif /* TESTS_EXEC_OUTCOME_H */

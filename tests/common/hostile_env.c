@@ -2,6 +2,7 @@
 #include "hostile_env.h"
 
 #include "child_errno.h"
+#include "execveat_refusal.h"
 
 #include <errno.h>
 #include <seccomp.h>
@@ -48,7 +49,7 @@ scmp_filter_ctx execveat_refusing_filter(int err)
 	return ctx;
 }
 
-int block_execveat(int err)
+static int load_execveat_filter(int err)
 {
 	scmp_filter_ctx ctx = execveat_refusing_filter(err);
 	int rc;
@@ -58,6 +59,31 @@ int block_execveat(int err)
 	rc = seccomp_load(ctx);
 	seccomp_release(ctx);
 	return -rc;
+}
+
+int block_execveat(int err)
+{
+	/* Where execveat is refused so already (qemu-user, an old kernel),
+	 * that is the world asked for, and no filter is needed. */
+	if (execveat_refusal() == err)
+		return 0;
+	return load_execveat_filter(err);
+}
+
+static int load_a_filter(void)
+{
+	return load_execveat_filter(EPERM);
+}
+
+bool seccomp_filters_available(char *why, size_t why_size)
+{
+	int err = errno_of_child(load_a_filter);
+
+	if (err != 0)
+		snprintf(why, why_size, "no seccomp filter can be loaded here "
+			 "(%s), and execveat fails with %s already",
+			 strerror(err), strerror(execveat_refusal()));
+	return err == 0;
 }
 
 static int hide_proc_and_block_execveat(void)

@@ -20,8 +20,15 @@
  * x86_64 programs (the shell, bwrap). NULL if libseccomp refuses. */
 scmp_filter_ctx execveat_refusing_filter(int err);
 
-/* Loads execveat_refusing_filter(err) into this process. */
+/* Makes every execveat of this process fail with err: loads
+ * execveat_refusing_filter(err), unless execveat is refused with err here
+ * already (qemu-user 7.2: ENOSYS). */
 int block_execveat(int err);
+
+/* Whether this process could load a seccomp filter (qemu-user lets no
+ * program load one); if not, why. Only where execveat is refused already
+ * can require_hostile_env() pass without filters. */
+bool seccomp_filters_available(char *why, size_t why_size);
 
 /* Whether the calls above work here; if not, why (for a skip message). */
 bool hostile_env_available(char *why, size_t why_size);

@@ -7,6 +7,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "execveat_refusal.h"
+
 /*
  * The classic BPF program and its structures, as the kernel defines them
  * in <linux/filter.h> and <linux/seccomp.h> (stable ABI since Linux 3.5).
@@ -33,7 +35,7 @@ struct bpf_program_classic {
 #define SECCOMP_FAIL_WITH 0x00050000u /* | errno */
 #define SECCOMP_FILTER_MODE 2
 
-int block_execveat(int err)
+static int load_execveat_filter(int err)
 {
 	struct bpf_insn_classic insns[] = {
 		{ LOAD_WORD_AT, 0, 0, SECCOMP_DATA_NR },
@@ -51,4 +53,13 @@ int block_execveat(int err)
 		  (long)(uintptr_t)&program, 0L, 0L) != 0)
 		return errno;
 	return 0;
+}
+
+int block_execveat(int err)
+{
+	/* Where execveat is refused so already (qemu-user, an old kernel),
+	 * that is the world asked for, and no filter is needed. */
+	if (execveat_refusal() == err)
+		return 0;
+	return load_execveat_filter(err);
 }

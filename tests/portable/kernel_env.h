@@ -9,7 +9,8 @@
 
 #include "proc_mounts.h"
 
-/* A seccomp filter failing every execveat with err. */
+/* Makes every execveat fail with err: a seccomp filter, unless execveat
+ * is refused with err here already. */
 int block_execveat(int err);
 
 #endif /* TESTS_PORTABLE_KERNEL_ENV_H */
