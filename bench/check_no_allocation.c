@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -33,6 +34,9 @@ static char *child_envp[] = { NULL };
 /* volatile: the compiler must not see these NULLs (glibc's __nonnull). */
 static char **volatile no_argv;
 static char **volatile no_envp;
+/* A "#!" script, close-on-exec, opened for reading and with O_PATH: the
+ * fallback reads its first bytes, the second through its /proc name. */
+static int cloexec_script = -1, o_path_cloexec_script = -1;
 
 struct counted {
 	int err;             /* errno the call returned with */
@@ -145,6 +149,13 @@ static bool failures_in_fallback(int program, int not_exec, int closed)
 		     counted_fexecve(not_exec, child_argv, child_envp), EACCES);
 	ok &= expect("fexecve(closed fd), fallback",
 		     counted_fexecve(closed, child_argv, child_envp), EBADF);
+	ok &= expect("fexecve(close-on-exec script), fallback",
+		     counted_fexecve(cloexec_script, child_argv, child_envp),
+		     ENOENT);
+	ok &= expect("fexecve(O_PATH close-on-exec script), fallback",
+		     counted_fexecve(o_path_cloexec_script, child_argv,
+				     child_envp),
+		     ENOENT);
 	ok &= expect("fexecve(program), fallback",
 		     counted_fexecve_run(program), RAN_AND_EXITED_0);
 	return ok;
@@ -162,6 +173,28 @@ static bool without_proc(int program, int not_exec, int closed)
 	ok &= expect("fexecve(closed fd), no /proc",
 		     counted_fexecve(closed, child_argv, child_envp), EBADF);
 	return ok;
+}
+
+/* Writes a script into a new temporary file, opens it both ways, and
+ * unlinks it: the fds keep it. */
+static bool open_cloexec_scripts(void)
+{
+	static const char text[] = "#!/bin/sh\nexit 0\n";
+	char path[] = "/tmp/check-no-allocation.XXXXXX";
+	int fd = mkstemp(path);
+	bool ok = fd >= 0 &&
+		  write(fd, text, sizeof(text) - 1) == sizeof(text) - 1 &&
+		  fchmod(fd, 0755) == 0;
+
+	if (fd >= 0)
+		close(fd);
+	if (ok) {
+		cloexec_script = open(path, O_RDONLY | O_CLOEXEC);
+		o_path_cloexec_script = open(path, O_PATH | O_CLOEXEC);
+	}
+	if (fd >= 0)
+		unlink(path);
+	return ok && cloexec_script >= 0 && o_path_cloexec_script >= 0;
 }
 
 typedef bool checks_fn(int program, int not_exec, int closed);
@@ -211,6 +244,11 @@ int main(int argc, char **argv)
 	if (argc < 2) {
 		fprintf(stderr, "usage: %s PROGRAM [without-proc]\n", argv[0]);
 		return 2;
+	}
+	/* Before the closed fd is made, so that no later open reuses it. */
+	if (!open_cloexec_scripts()) {
+		perror("script");
+		return 99;
 	}
 	fds[0] = open(argv[1], O_RDONLY | O_CLOEXEC);
 	fds[1] = open("/dev/null", O_RDONLY | O_CLOEXEC);
