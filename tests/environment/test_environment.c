@@ -59,7 +59,9 @@ enum proc_mount {
 
 struct environment {
 	enum proc_mount proc;
-	int execveat_errno; /* what seccomp makes execveat fail with; 0: none */
+	/* What execveat fails with: seccomp makes it so, unless this world
+	 * refuses so already; 0: as this world has it. */
+	int execveat_errno;
 };
 
 static const struct environment normal = { REAL_PROC, 0 };
