@@ -11,6 +11,8 @@ int run_cases_with_own_filters(const struct CMUnitTest *cases, size_t count)
 	if (!seccomp_filters_available(why, sizeof(why))) {
 		printf("not here: the %zu cases that load filters of their "
 		       "own: %s\n", count, why);
+		for (size_t i = 0; i < count; i++)
+			printf("not here: %s\n", cases[i].name);
 		return 0;
 	}
 	return _cmocka_run_group_tests("with own filters", cases, count,

@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 /* Runs the cases where filters can be loaded, and returns how many
- * failed; elsewhere prints that they did not run, and why. */
+ * failed; elsewhere prints that they did not run, why, and their names. */
 int run_cases_with_own_filters(const struct CMUnitTest *cases, size_t count);
 
 #define RUN_CASES_WITH_OWN_FILTERS(cases) \
