@@ -78,11 +78,13 @@ static int load_a_filter(void)
 bool seccomp_filters_available(char *why, size_t why_size)
 {
 	int err = errno_of_child(load_a_filter);
+	int refusal = execveat_refusal();
 
 	if (err != 0)
 		snprintf(why, why_size, "no seccomp filter can be loaded here "
-			 "(%s), and execveat fails with %s already",
-			 strerror(err), strerror(execveat_refusal()));
+			 "(%s), and execveat %s%s", strerror(err),
+			 refusal != 0 ? "fails with " : "works",
+			 refusal != 0 ? strerror(refusal) : "");
 	return err == 0;
 }
 
