@@ -16,6 +16,8 @@ struct proc_fd_name {
 	char path[PROC_FD_PATH_SIZE]; /* the name judged */
 };
 
+/* fexecve needs only SAME_FILE and NOT_OPEN; the reasons for refusing
+ * are told apart for fexec --probe, which names them. */
 enum proc_fd_verdict {
 	PROC_FD_SAME_FILE,  /* path is on procfs and names the fd's file */
 	PROC_FD_NOT_OPEN,   /* the fd is not an open file descriptor */
