@@ -12,6 +12,13 @@
  * script that someone may execute, the kernel is asked whether the caller
  * may (faccessat2, Linux 5.8+): it weighs what the mode bits cannot show,
  * the effective IDs, a noexec mount, security modules.
+ *
+ * execveat refuses every close-on-exec fd that binfmt_misc would hand to
+ * an interpreter (qemu-user and the like) with ENOENT too. That is not
+ * looked for: it would mean reading /proc/sys/fs/binfmt_misc and matching
+ * each entry against the file on every close-on-exec fallback, binaries
+ * included, for a table a sandbox may hide or replace; and entries with
+ * the flag O run such an fd by its /proc name. See fexecve(3), BUGS.
  */
 #include <errno.h>
 #include <fcntl.h>
