@@ -70,15 +70,15 @@ int block_execveat(int err)
 	return load_execveat_filter(err);
 }
 
-int block_execveat_and_faccessat2(int err)
+int block_execveat_and_faccessat2(int execveat_err, int faccessat2_err)
 {
-	scmp_filter_ctx ctx = execveat_refusing_filter(err);
+	scmp_filter_ctx ctx = execveat_refusing_filter(execveat_err);
 	int rc;
 
 	if (ctx == NULL)
 		return EINVAL;
-	rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(err), SCMP_SYS(faccessat2),
-			      0);
+	rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(faccessat2_err),
+			      SCMP_SYS(faccessat2), 0);
 	if (rc == 0)
 		rc = seccomp_load(ctx);
 	seccomp_release(ctx);

@@ -75,7 +75,8 @@ struct environment {
 	/* What execveat fails with: seccomp makes it so, unless this world
 	 * refuses so already; 0: as this world has it. */
 	int execveat_errno;
-	/* What faccessat2 fails with too (always a filter); 0: allowed. */
+	/* What faccessat2 fails with (always a filter, with execveat's
+	 * refusal); 0: allowed. */
 	int faccessat2_errno;
 };
 
@@ -96,6 +97,10 @@ static const struct environment enosys_no_faccessat2 = {
 };
 static const struct environment eperm_no_faccessat2 = {
 	REAL_PROC, EPERM, EPERM
+};
+/* An implementation that has faccessat2 but not these flags. */
+static const struct environment enosys_faccessat2_einval = {
+	REAL_PROC, ENOSYS, EINVAL
 };
 
 struct expected {
@@ -262,10 +267,11 @@ static const struct env_case cases[] = {
 	{ "owner_only_cloexec_script_fails_eacces_for_other_user_through_proc_eperm",
 	  &eperm, OWNER_ONLY_CLOEXEC_SCRIPT, FAILS(EACCES) },
 
-	/* 10. faccessat2 refused as well (before Linux 5.8, or a policy): the
-	 * mode bits say someone may execute these, and the fallback answers
-	 * ENOENT, where execveat says EACCES for the last two (fexecve(3)). A
-	 * file nobody may execute is still EACCES. */
+	/* 10. faccessat2 refused as well (before Linux 5.8, or a policy; or
+	 * EINVAL, flags it does not take): the mode bits say someone may
+	 * execute these, and the fallback answers ENOENT, where execveat says
+	 * EACCES for the noexec and owner-only ones (fexecve(3)). A file
+	 * nobody may execute is still EACCES. */
 	{ "cloexec_script_fails_enoent_through_proc_when_faccessat2_enosys",
 	  &enosys_no_faccessat2, CLOEXEC_SCRIPT, FAILS(ENOENT) },
 	{ "nonexec_cloexec_script_fails_eacces_through_proc_when_faccessat2_enosys",
@@ -282,6 +288,9 @@ static const struct env_case cases[] = {
 	  &eperm_no_faccessat2, NOEXEC_MOUNT_CLOEXEC_SCRIPT, FAILS(ENOENT) },
 	{ "owner_only_cloexec_script_fails_enoent_for_other_user_when_faccessat2_eperm",
 	  &eperm_no_faccessat2, OWNER_ONLY_CLOEXEC_SCRIPT, FAILS(ENOENT) },
+	{ "noexec_mount_cloexec_script_fails_enoent_through_proc_when_faccessat2_einval",
+	  &enosys_faccessat2_einval, NOEXEC_MOUNT_CLOEXEC_SCRIPT,
+	  FAILS(ENOENT) },
 };
 
 #define CASE_COUNT (sizeof(cases) / sizeof(cases[0]))
@@ -314,7 +323,8 @@ static int become_other_user(void)
 static int refuse_calls(const struct environment *env)
 {
 	if (env->faccessat2_errno != 0)
-		return block_execveat_and_faccessat2(env->faccessat2_errno);
+		return block_execveat_and_faccessat2(env->execveat_errno,
+						     env->faccessat2_errno);
 	if (env->execveat_errno != 0)
 		return block_execveat(env->execveat_errno);
 	return 0;
