@@ -122,24 +122,25 @@ static inline int sys_pread_start(int fd, void *buf, size_t size)
 }
 
 /*
- * faccessat2 (Linux 5.8) is 439 in the table every ABI shares since 5.1
- * (x32: __X32_SYSCALL_BIT + 439). Headers older than 5.8 lack it; a
- * header that disagrees stops the build, as for execveat.
+ * faccessat2 (Linux 5.8) is 439 on every ABI this project knows, from the
+ * table they share since Linux 5.1 (x32: __X32_SYSCALL_BIT + 439; alpha
+ * and mips add offsets of their own, so other ABIs need headers that name
+ * it). A header that disagrees stops the build, as for execveat.
  */
+#if defined(__x86_64__) && defined(__ILP32__)
+#define FACCESSAT2_EXPECTED_NR (0x40000000 + 439)
+#elif defined(__x86_64__) || defined(__i386__) || \
+	(defined(__arm__) && defined(__ARM_EABI__)) || defined(__aarch64__) || \
+	(defined(__riscv) && __riscv_xlen == 64) || defined(__loongarch64)
+#define FACCESSAT2_EXPECTED_NR 439
+#endif
+#ifdef FACCESSAT2_EXPECTED_NR
 #ifndef SYS_faccessat2
-#if defined(__x86_64__) && defined(__ILP32__)
-#define SYS_faccessat2 (0x40000000 + 439)
-#else
-#define SYS_faccessat2 439
+#define SYS_faccessat2 FACCESSAT2_EXPECTED_NR /* headers before 5.8 */
 #endif
-#endif
-#if defined(__x86_64__) && defined(__ILP32__)
-_Static_assert(SYS_faccessat2 == 0x40000000 + 439,
-	       "the kernel headers' faccessat2 number is not x32's");
-#elif defined(__x86_64__) || defined(__i386__) || defined(__arm__) || \
-	defined(__aarch64__) || defined(__riscv) || defined(__loongarch64)
-_Static_assert(SYS_faccessat2 == 439,
-	       "the kernel headers' faccessat2 number is not 439");
+_Static_assert(SYS_faccessat2 == FACCESSAT2_EXPECTED_NR,
+	       "the kernel headers' faccessat2 number disagrees with the "
+	       "mainline number for " EXECVEAT_ABI);
 #endif
 
 /* <linux/fcntl.h>'s values; glibc shows AT_EMPTY_PATH to _GNU_SOURCE only. */
