@@ -3,7 +3,9 @@
 # makes more than it may: the fast path exactly one (execveat); the
 # fallback through /proc, execveat's refusal plus fstat, statfs, stat,
 # fcntl and execve, plus a pread of two bytes when the fd is close-on-exec
-# (a script would be refused); one less once ENOSYS is known.
+# (a script would be refused); one less once ENOSYS is known. A
+# close-on-exec script, refused with ENOENT: the same calls up to the
+# pread, then faccessat2 (may the caller execute it?) instead of execve.
 #
 #   count-syscalls.sh FEXECVE-ONCE PROGRAM
 #
@@ -21,24 +23,32 @@ if ! why=$(strace -q -o /dev/null true 2>&1); then
 	exit 77
 fi
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+script=$(mktemp)
+trap 'rm -f "$log" "$script"' EXIT
 failed=0
+printf '#!/bin/sh\nexit 0\n' >"$script"
+chmod 755 "$script"
 
-# count MODE FD MAX EXEC: EXEC is the call that must run the program; FD
-# is cloexec or inherited.
+# count MODE FD MAX EXEC: EXEC is the call that must run the program, or
+# for a refused script the last call fexecve makes; FD is cloexec,
+# inherited or cloexec-script.
 count() {
 	local mode=$1 fd=$2 max=$3 exec=$4 calls
 	local args=("$mode" "$program")
-	[ "$fd" = cloexec ] || args+=("$fd")
+	case $fd in
+	inherited) args+=("$fd") ;;
+	cloexec-script) args+=("$fd" "$script") ;;
+	esac
 	mode="$mode ($fd fd)"
 	if ! strace -q -o "$log" "$subject" "${args[@]}"; then
-		echo "$mode: the program did not run and exit 0"
+		echo "$mode: the program did not run and exit 0 (or the script was not refused with ENOENT)"
 		sed -n '/fexecve-once: calling/,$p' "$log"
 		failed=1
 		return
 	fi
 	calls=$(awk '
 		marked && /^(\+\+\+|---)/ { next }
+		marked && /^write\(-1, "fexecve-once: fexecve returned"/ { exit }
 		marked { print; if ($0 ~ /^exec(ve|veat)\(.*\) = 0$/) exit }
 		/^write\(-1, "fexecve-once: calling fexecve"/ { marked = 1 }
 	' "$log")
@@ -52,7 +62,7 @@ count() {
 		failed=1
 	fi
 	case $last in
-	"$exec"*" = 0") ;;
+	"$exec"*" = 0" | "$exec"*" = -1 "*) ;;
 	*)
 		echo "$mode: expected the program to run by $exec..., got: $last"
 		failed=1
@@ -69,4 +79,8 @@ count enosys-later cloexec 6 "$proc_exec"
 count enosys-later inherited 5 "$proc_exec"
 count eperm cloexec 7 "$proc_exec"
 count eperm inherited 6 "$proc_exec"
+count fast cloexec-script 1 'execveat('
+count enosys-first cloexec-script 7 'faccessat2('
+count enosys-later cloexec-script 6 'faccessat2('
+count eperm cloexec-script 7 'faccessat2('
 exit "$failed"

@@ -5,15 +5,17 @@
 #ifndef EXECVEAT_CLOEXEC_SCRIPT_H
 #define EXECVEAT_CLOEXEC_SCRIPT_H
 
-#include <stdbool.h>
-
 #include "proc_fallback.h"
 
 /*
- * True if fd is close-on-exec and its file (name, proven by
+ * The errno execveat would refuse fd with, or 0 to exec its name: nonzero
+ * only if fd is close-on-exec and its file (name, proven by
  * libexecveat_proc_fd_find) is an executable regular file starting with
- * "#!". Costs one system call when fd is not close-on-exec.
+ * "#!". Then EACCES (or another of faccessat2's refusals) if the caller
+ * may not execute it, ENOENT if it may. Costs an fcntl; for a
+ * close-on-exec executable file a two-byte read more, and for a script
+ * one faccessat2 more.
  */
-bool libexecveat_is_cloexec_script(int fd, const struct proc_fd_name *name);
+int libexecveat_cloexec_script_refusal(int fd, const struct proc_fd_name *name);
 
 #endif /* EXECVEAT_CLOEXEC_SCRIPT_H */

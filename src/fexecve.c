@@ -53,6 +53,7 @@ static bool fallback_allowed(int execveat_errno)
 static int exec_through_proc(int fd, char *const argv[], char *const envp[])
 {
 	struct proc_fd_name name;
+	int refusal;
 
 	switch (libexecveat_proc_fd_find(fd, &name)) {
 	case PROC_FD_SAME_FILE:
@@ -63,8 +64,9 @@ static int exec_through_proc(int fd, char *const argv[], char *const envp[])
 	default:
 		return PROC_REFUSED;
 	}
-	if (libexecveat_is_cloexec_script(fd, &name)) {
-		errno = ENOENT;
+	refusal = libexecveat_cloexec_script_refusal(fd, &name);
+	if (refusal != 0) {
+		errno = refusal;
 		return -1;
 	}
 	return sys_execve(name.path, argv, envp);

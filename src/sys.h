@@ -121,6 +121,49 @@ static inline int sys_pread_start(int fd, void *buf, size_t size)
 			    0L);
 }
 
+/*
+ * faccessat2 (Linux 5.8) is 439 on every ABI this project knows, from the
+ * table they share since Linux 5.1 (x32: __X32_SYSCALL_BIT + 439; alpha
+ * and mips add offsets of their own, so other ABIs need headers that name
+ * it). A header that disagrees stops the build, as for execveat.
+ */
+#if defined(__x86_64__) && defined(__ILP32__)
+#define FACCESSAT2_EXPECTED_NR (0x40000000 + 439)
+#elif defined(__x86_64__) || defined(__i386__) || \
+	(defined(__arm__) && defined(__ARM_EABI__)) || defined(__aarch64__) || \
+	(defined(__riscv) && __riscv_xlen == 64) || defined(__loongarch64)
+#define FACCESSAT2_EXPECTED_NR 439
+#endif
+#ifdef FACCESSAT2_EXPECTED_NR
+#ifndef SYS_faccessat2
+#define SYS_faccessat2 FACCESSAT2_EXPECTED_NR /* headers before 5.8 */
+#endif
+_Static_assert(SYS_faccessat2 == FACCESSAT2_EXPECTED_NR,
+	       "the kernel headers' faccessat2 number disagrees with the "
+	       "mainline number for " EXECVEAT_ABI);
+#endif
+
+/* <linux/fcntl.h>'s values; glibc shows AT_EMPTY_PATH to _GNU_SOURCE only. */
+#ifndef AT_EACCESS
+#define AT_EACCESS 0x200
+#endif
+#ifndef AT_EMPTY_PATH
+#define AT_EMPTY_PATH 0x1000
+#endif
+
+/*
+ * faccessat2(fd, "", X_OK, AT_EACCESS | AT_EMPTY_PATH): may the caller
+ * execute the file open at fd, by the kernel's own judgement (effective
+ * IDs, a noexec mount, security modules)? 0 or -1 with errno. faccessat
+ * (no 2) has no flags argument: the C libraries emulate AT_EACCESS in
+ * userspace, from the mode bits.
+ */
+static inline int sys_faccessat2_exec(int fd)
+{
+	return (int)syscall(SYS_faccessat2, (long)fd, SYS_ARG_PTR(""),
+			    (long)X_OK, (long)(AT_EACCESS | AT_EMPTY_PATH));
+}
+
 /* open(path, O_RDONLY | O_CLOEXEC). */
 static inline int sys_open_read(const char *path)
 {

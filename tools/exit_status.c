@@ -33,8 +33,24 @@ static bool file_missing(const struct exec_target *target, int err)
 	return err == ENOENT && !path_exists(target);
 }
 
+/*
+ * AT_EXECVE_CHECK cannot be asked: a kernel before 6.14 rejects the flag
+ * with EINVAL, and where execveat itself is refused, nothing can answer
+ * for the kernel. Either way the file was not judged.
+ */
+static bool check_unanswered(const struct exec_target *target, int err)
+{
+	return target->check && (err == EINVAL || err == ENOSYS || err == EPERM);
+}
+
 static const char *explanation(const struct exec_target *target, int err)
 {
+	if (target->check && err == EINVAL)
+		return " (the kernel has no AT_EXECVE_CHECK: Linux 6.14 added"
+		       " it, and no fallback can answer for the kernel)";
+	if (check_unanswered(target, err))
+		return " (execveat is refused here, and no fallback can answer"
+		       " for the kernel)";
 	if (err == ELOOP && target->nofollow)
 		return " (a symbolic link, refused by --nofollow)";
 	if (err == ENOENT && !file_missing(target, err))
@@ -43,6 +59,9 @@ static const char *explanation(const struct exec_target *target, int err)
 	if (target->by_fd && (err == ENOSYS || err == EPERM))
 		return " (execveat is refused here, and there is no verified"
 		       " /proc to fall back on)";
+	if (err == ENOSYS || err == EPERM)
+		return " (execveat is refused here, by the kernel or a seccomp"
+		       " policy)";
 	return "";
 }
 
@@ -50,7 +69,7 @@ int report_exec_failure(const struct exec_target *target, int err)
 {
 	fprintf(stderr, "fexec: %s: %s%s\n", target->name, strerror(err),
 		explanation(target, err));
-	if (target->by_fd && err == EBADF)
+	if ((target->by_fd && err == EBADF) || check_unanswered(target, err))
 		return EXIT_USAGE;
 	return file_missing(target, err) ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC;
 }

@@ -17,6 +17,7 @@ struct exec_target {
 	int dirfd;          /* for a path: the directory it is relative to */
 	bool by_fd;         /* run through fexecve rather than execveat */
 	bool nofollow;      /* --nofollow was given */
+	bool check;         /* --check: asked with AT_EXECVE_CHECK */
 };
 
 /* Prints "fexec: NAME: reason" and returns the exit status for err, the

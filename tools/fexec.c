@@ -3,6 +3,8 @@
  *
  *   fexec [--nofollow] [--at DIR] PATH -- ARGV0 [ARG...]
  *   fexec --fd N -- ARGV0 [ARG...]
+ *   fexec --check [--nofollow] [--at DIR] PATH
+ *   fexec --check --fd N
  *   fexec --probe
  *   fexec --help | --version
  *
@@ -27,6 +29,7 @@ enum mode { RUN_PATH, RUN_FD, PROBE, HELP, VERSION };
 struct invocation {
 	enum mode mode;
 	bool nofollow;
+	bool check;         /* --check: AT_EXECVE_CHECK, execute nothing */
 	const char *at_dir; /* NULL: the current directory */
 	const char *path;
 	int fd;
@@ -37,6 +40,8 @@ static const char help_text[] =
 	"Usage:\n"
 	"  fexec [--nofollow] [--at DIR] PATH -- ARGV0 [ARG...]\n"
 	"  fexec --fd N -- ARGV0 [ARG...]\n"
+	"  fexec --check [--nofollow] [--at DIR] PATH\n"
+	"  fexec --check --fd N\n"
 	"  fexec --probe\n"
 	"  fexec --help | --version\n"
 	"\n"
@@ -49,6 +54,10 @@ static const char help_text[] =
 	"  --nofollow    refuse PATH if it is a symbolic link\n"
 	"  --fd N        run the file open at file descriptor N with"
 	" fexecve(3)\n"
+	"  --check       ask the kernel whether PATH (or fd N) may be executed"
+	" here\n"
+	"                (execveat(2) with AT_EXECVE_CHECK, Linux 6.14);"
+	" runs nothing\n"
 	"  --probe       say which way fexecve(3) would run a program here"
 	" and\n"
 	"                why the others are refused; runs nothing\n"
@@ -61,6 +70,10 @@ static const char help_text[] =
 	" exist;\n"
 	"126 if the file cannot be executed; 125 for a usage error or a bad"
 	" fd.\n"
+	"--check exits 0 when the kernel allows executing the file, 127 or"
+	" 126 when not,\n"
+	"and 125 when it cannot be asked (before Linux 6.14, or execveat"
+	" refused).\n"
 	"--probe exits 0 when fexecve(3) has a way to run programs here, 1"
 	" when not.\n";
 
@@ -103,6 +116,8 @@ static int parse_options(int argc, char **argv, struct invocation *inv)
 		}
 		if (strcmp(opt, "--nofollow") == 0 && !inv->nofollow) {
 			inv->nofollow = true;
+		} else if (strcmp(opt, "--check") == 0 && !inv->check) {
+			inv->check = true;
 		} else if (strcmp(opt, "--at") == 0 && inv->at_dir == NULL) {
 			inv->at_dir = value;
 			i++;
@@ -156,6 +171,10 @@ static int parse_command_line(int argc, char **argv, struct invocation *inv)
 			return report_usage_error("missing PATH", NULL);
 		inv->path = argv[i++];
 	}
+	if (inv->check)
+		return i < argc ? report_usage_error(
+					  "--check takes no -- ARGV0", NULL)
+				: 0;
 	if (i >= argc || strcmp(argv[i], "--") != 0)
 		return report_usage_error("expected -- before ARGV0", NULL);
 	if (++i >= argc)
@@ -164,11 +183,17 @@ static int parse_command_line(int argc, char **argv, struct invocation *inv)
 	return 0;
 }
 
+/* The new program's argv for --check, which executes nothing: the
+ * kernel copies it all the same. */
+static char *check_argv[] = { "fexec-check", NULL };
+
 static int run_path(const struct invocation *inv)
 {
 	struct exec_target target = { .name = inv->path, .dirfd = AT_FDCWD,
-				      .nofollow = inv->nofollow };
-	int flags = inv->nofollow ? AT_SYMLINK_NOFOLLOW : 0;
+				      .nofollow = inv->nofollow,
+				      .check = inv->check };
+	int flags = (inv->nofollow ? AT_SYMLINK_NOFOLLOW : 0) |
+		    (inv->check ? AT_EXECVE_CHECK : 0);
 
 	/* Close-on-exec: the program must not inherit a handle on DIR. */
 	if (inv->at_dir != NULL) {
@@ -181,17 +206,30 @@ static int run_path(const struct invocation *inv)
 			return report_exec_failure(&dir, errno);
 		}
 	}
-	execveat(target.dirfd, inv->path, inv->argv, environ, flags);
+	if (execveat(target.dirfd, inv->path,
+		     inv->check ? check_argv : inv->argv, environ, flags) == 0)
+		return 0; /* AT_EXECVE_CHECK: it may be executed */
 	return report_exec_failure(&target, errno);
 }
 
+/*
+ * --check --fd N asks execveat itself: fexecve never passes
+ * AT_EXECVE_CHECK, and no /proc fallback can answer for the kernel.
+ */
 static int run_fd(const struct invocation *inv)
 {
 	char name[32];
-	struct exec_target target = { .name = name, .by_fd = true };
+	struct exec_target target = { .name = name, .by_fd = true,
+				      .check = inv->check };
 
 	snprintf(name, sizeof(name), "fd %d", inv->fd);
-	fexecve(inv->fd, inv->argv, environ);
+	if (inv->check) {
+		if (execveat(inv->fd, "", check_argv, environ,
+			     AT_EMPTY_PATH | AT_EXECVE_CHECK) == 0)
+			return 0;
+	} else {
+		fexecve(inv->fd, inv->argv, environ);
+	}
 	return report_exec_failure(&target, errno);
 }
 

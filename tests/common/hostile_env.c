@@ -70,6 +70,21 @@ int block_execveat(int err)
 	return load_execveat_filter(err);
 }
 
+int block_execveat_and_faccessat2(int execveat_err, int faccessat2_err)
+{
+	scmp_filter_ctx ctx = execveat_refusing_filter(execveat_err);
+	int rc;
+
+	if (ctx == NULL)
+		return EINVAL;
+	rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(faccessat2_err),
+			      SCMP_SYS(faccessat2), 0);
+	if (rc == 0)
+		rc = seccomp_load(ctx);
+	seccomp_release(ctx);
+	return -rc;
+}
+
 static int load_a_filter(void)
 {
 	return load_execveat_filter(EPERM);

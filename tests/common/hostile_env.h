@@ -25,6 +25,12 @@ scmp_filter_ctx execveat_refusing_filter(int err);
  * already (qemu-user 7.2: ENOSYS). */
 int block_execveat(int err);
 
+/* Makes every execveat of this process fail with execveat_err, and every
+ * faccessat2 with faccessat2_err: a policy (or a kernel before 5.8, for
+ * faccessat2) under which fexecve's fallback cannot ask the kernel who
+ * may execute a script. */
+int block_execveat_and_faccessat2(int execveat_err, int faccessat2_err);
+
 /* Whether this process could load a seccomp filter (qemu-user lets no
  * program load one); if not, why. Only where execveat is refused already
  * can require_hostile_env() pass without filters. */

@@ -15,7 +15,7 @@
  * (EINVAL), but every mount the tests make sits on the /proc mount, and
  * a mount's propagation follows the mount it is attached to.
  */
-static int private_mount_namespace(void)
+int private_mount_namespace(void)
 {
 	if (unshare(CLONE_NEWNS) != 0)
 		return errno;

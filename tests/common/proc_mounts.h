@@ -9,6 +9,10 @@
 
 #include <sys/types.h>
 
+/* unshare(CLONE_NEWNS), with nothing mounted afterwards propagating
+ * back to the namespace it came from. */
+int private_mount_namespace(void);
+
 /* An empty tmpfs over /proc. */
 int hide_proc(void);
 

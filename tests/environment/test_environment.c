@@ -2,8 +2,10 @@
  * fexecve() in the environments the library exists for: with and without
  * /proc, with execveat refused by seccomp (ENOSYS, EPERM), and with a fake
  * /proc that names an impostor or even the very same file. The first six
- * kinds of fd meet each environment; the last two meet execveat and the
- * fallback, which must answer alike. Each result is asserted exactly.
+ * kinds of fd meet each environment; the close-on-exec scripts after them
+ * meet execveat and the fallback, which must answer alike, and the
+ * fallback where it cannot ask the kernel (faccessat2 refused too). Each
+ * result is asserted exactly.
  *
  * Where execveat is refused already (qemu-user 7.2: ENOSYS), the
  * environments without a policy of their own are that refusal's world, and
@@ -13,11 +15,14 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <setjmp.h>
@@ -48,7 +53,15 @@ enum subject {
 	CLOEXEC_SCRIPT, /* a script, O_RDONLY | O_CLOEXEC */
 	O_PATH_CLOEXEC_SCRIPT,  /* a script, O_PATH | O_CLOEXEC */
 	NONEXEC_CLOEXEC_SCRIPT, /* a script of mode 0644, O_RDONLY | O_CLOEXEC */
+	/* A script of mode 0755 on a tmpfs mounted noexec, O_RDONLY | O_CLOEXEC. */
+	NOEXEC_MOUNT_CLOEXEC_SCRIPT,
+	/* A script of root's, mode 0744, O_RDONLY | O_CLOEXEC, which the
+	 * child calling fexecve runs as OTHER_UID: it may read it, not
+	 * execute it. */
+	OWNER_ONLY_CLOEXEC_SCRIPT,
 };
+
+#define OTHER_UID 65534 /* nobody */
 
 enum proc_mount {
 	REAL_PROC,
@@ -62,19 +75,32 @@ struct environment {
 	/* What execveat fails with: seccomp makes it so, unless this world
 	 * refuses so already; 0: as this world has it. */
 	int execveat_errno;
+	/* What faccessat2 fails with (always a filter, with execveat's
+	 * refusal); 0: allowed. */
+	int faccessat2_errno;
 };
 
-static const struct environment normal = { REAL_PROC, 0 };
-static const struct environment no_proc = { NO_PROC, 0 };
-static const struct environment enosys = { REAL_PROC, ENOSYS };
-static const struct environment eperm = { REAL_PROC, EPERM };
-static const struct environment enosys_no_proc = { NO_PROC, ENOSYS };
-static const struct environment eperm_no_proc = { NO_PROC, EPERM };
+static const struct environment normal = { REAL_PROC, 0, 0 };
+static const struct environment no_proc = { NO_PROC, 0, 0 };
+static const struct environment enosys = { REAL_PROC, ENOSYS, 0 };
+static const struct environment eperm = { REAL_PROC, EPERM, 0 };
+static const struct environment enosys_no_proc = { NO_PROC, ENOSYS, 0 };
+static const struct environment eperm_no_proc = { NO_PROC, EPERM, 0 };
 static const struct environment enosys_impostor = {
-	FAKE_PROC_IMPOSTOR, ENOSYS
+	FAKE_PROC_IMPOSTOR, ENOSYS, 0
 };
 static const struct environment enosys_same_file = {
-	FAKE_PROC_SAME_FILE, ENOSYS
+	FAKE_PROC_SAME_FILE, ENOSYS, 0
+};
+static const struct environment enosys_no_faccessat2 = {
+	REAL_PROC, ENOSYS, ENOSYS
+};
+static const struct environment eperm_no_faccessat2 = {
+	REAL_PROC, EPERM, EPERM
+};
+/* An implementation that has faccessat2 but not these flags. */
+static const struct environment enosys_faccessat2_einval = {
+	REAL_PROC, ENOSYS, EINVAL
 };
 
 struct expected {
@@ -224,17 +250,85 @@ static const struct env_case cases[] = {
 	  NONEXEC_CLOEXEC_SCRIPT, FAILS(EACCES) },
 	{ "nonexec_cloexec_script_fails_eacces_through_proc_eperm", &eperm,
 	  NONEXEC_CLOEXEC_SCRIPT, FAILS(EACCES) },
+
+	/* 9. Scripts someone may execute, but not the caller: execveat checks
+	 * permission before it refuses a close-on-exec script, and the
+	 * fallback asks faccessat2 for the same answer. */
+	{ "noexec_mount_cloexec_script_fails_eacces_on_normal_system", &normal,
+	  NOEXEC_MOUNT_CLOEXEC_SCRIPT, FAILS(EACCES) },
+	{ "noexec_mount_cloexec_script_fails_eacces_through_proc_enosys",
+	  &enosys, NOEXEC_MOUNT_CLOEXEC_SCRIPT, FAILS(EACCES) },
+	{ "noexec_mount_cloexec_script_fails_eacces_through_proc_eperm",
+	  &eperm, NOEXEC_MOUNT_CLOEXEC_SCRIPT, FAILS(EACCES) },
+	{ "owner_only_cloexec_script_fails_eacces_for_other_user_on_normal_system",
+	  &normal, OWNER_ONLY_CLOEXEC_SCRIPT, FAILS(EACCES) },
+	{ "owner_only_cloexec_script_fails_eacces_for_other_user_through_proc_enosys",
+	  &enosys, OWNER_ONLY_CLOEXEC_SCRIPT, FAILS(EACCES) },
+	{ "owner_only_cloexec_script_fails_eacces_for_other_user_through_proc_eperm",
+	  &eperm, OWNER_ONLY_CLOEXEC_SCRIPT, FAILS(EACCES) },
+
+	/* 10. faccessat2 refused as well (before Linux 5.8, or a policy; or
+	 * EINVAL, flags it does not take): the mode bits say someone may
+	 * execute these, and the fallback answers ENOENT, where execveat says
+	 * EACCES for the noexec and owner-only ones (fexecve(3)). A file
+	 * nobody may execute is still EACCES. */
+	{ "cloexec_script_fails_enoent_through_proc_when_faccessat2_enosys",
+	  &enosys_no_faccessat2, CLOEXEC_SCRIPT, FAILS(ENOENT) },
+	{ "nonexec_cloexec_script_fails_eacces_through_proc_when_faccessat2_enosys",
+	  &enosys_no_faccessat2, NONEXEC_CLOEXEC_SCRIPT, FAILS(EACCES) },
+	{ "noexec_mount_cloexec_script_fails_enoent_through_proc_when_faccessat2_enosys",
+	  &enosys_no_faccessat2, NOEXEC_MOUNT_CLOEXEC_SCRIPT, FAILS(ENOENT) },
+	{ "owner_only_cloexec_script_fails_enoent_for_other_user_when_faccessat2_enosys",
+	  &enosys_no_faccessat2, OWNER_ONLY_CLOEXEC_SCRIPT, FAILS(ENOENT) },
+	{ "cloexec_script_fails_enoent_through_proc_when_faccessat2_eperm",
+	  &eperm_no_faccessat2, CLOEXEC_SCRIPT, FAILS(ENOENT) },
+	{ "nonexec_cloexec_script_fails_eacces_through_proc_when_faccessat2_eperm",
+	  &eperm_no_faccessat2, NONEXEC_CLOEXEC_SCRIPT, FAILS(EACCES) },
+	{ "noexec_mount_cloexec_script_fails_enoent_through_proc_when_faccessat2_eperm",
+	  &eperm_no_faccessat2, NOEXEC_MOUNT_CLOEXEC_SCRIPT, FAILS(ENOENT) },
+	{ "owner_only_cloexec_script_fails_enoent_for_other_user_when_faccessat2_eperm",
+	  &eperm_no_faccessat2, OWNER_ONLY_CLOEXEC_SCRIPT, FAILS(ENOENT) },
+	{ "noexec_mount_cloexec_script_fails_enoent_through_proc_when_faccessat2_einval",
+	  &enosys_faccessat2_einval, NOEXEC_MOUNT_CLOEXEC_SCRIPT,
+	  FAILS(ENOENT) },
 };
 
 #define CASE_COUNT (sizeof(cases) / sizeof(cases[0]))
 
 static struct fixture_dir dir;
 
+/* Below dir: the mount point of a tmpfs mounted noexec, and a script in
+ * it. */
+#define NOEXEC_MOUNT "noexec-mount"
+#define NOEXEC_MOUNT_SCRIPT NOEXEC_MOUNT "/script"
+#define OWNER_ONLY_SCRIPT "owner-only-script"
+
 struct world {
 	const struct environment *env;
+	enum subject subject;
 	int fd;
 	const char *file; /* what the subject's fd was opened from */
 };
+
+/* Every ID OTHER_UID, no supplementary groups: another user entirely. */
+static int become_other_user(void)
+{
+	if (setgroups(0, NULL) != 0 ||
+	    setresgid(OTHER_UID, OTHER_UID, OTHER_UID) != 0 ||
+	    setresuid(OTHER_UID, OTHER_UID, OTHER_UID) != 0)
+		return errno;
+	return 0;
+}
+
+static int refuse_calls(const struct environment *env)
+{
+	if (env->faccessat2_errno != 0)
+		return block_execveat_and_faccessat2(env->execveat_errno,
+						     env->faccessat2_errno);
+	if (env->execveat_errno != 0)
+		return block_execveat(env->execveat_errno);
+	return 0;
+}
 
 static int make_world(void *ctx)
 {
@@ -254,8 +348,11 @@ static int make_world(void *ctx)
 		err = fake_proc(w->fd, w->file);
 		break;
 	}
-	if (err == 0 && w->env->execveat_errno != 0)
-		err = block_execveat(w->env->execveat_errno);
+	if (err == 0)
+		err = refuse_calls(w->env);
+	/* Last: the mounts and (without no_new_privs) filters need root. */
+	if (err == 0 && w->subject == OWNER_ONLY_CLOEXEC_SCRIPT)
+		err = become_other_user();
 	return err;
 }
 
@@ -311,6 +408,14 @@ static int open_subject(enum subject subject, char file[PATH_MAX])
 		name = FIXTURE_NONEXEC_SCRIPT;
 		flags |= O_CLOEXEC;
 		break;
+	case NOEXEC_MOUNT_CLOEXEC_SCRIPT:
+		name = NOEXEC_MOUNT_SCRIPT;
+		flags |= O_CLOEXEC;
+		break;
+	case OWNER_ONLY_CLOEXEC_SCRIPT:
+		name = OWNER_ONLY_SCRIPT;
+		flags |= O_CLOEXEC;
+		break;
 	}
 	return open_or_fail(fixture_path(&dir, name, file), flags);
 }
@@ -323,8 +428,9 @@ static int refusal_here;
  * needs a filter of its own. */
 static bool needs_own_filter(const struct env_case *c)
 {
-	return c->env->execveat_errno != 0 &&
-	       c->env->execveat_errno != refusal_here;
+	return c->env->faccessat2_errno != 0 ||
+	       (c->env->execveat_errno != 0 &&
+		c->env->execveat_errno != refusal_here);
 }
 
 /*
@@ -339,6 +445,7 @@ static struct expected expected_here(const struct env_case *c)
 	for (size_t i = 0; i < CASE_COUNT; i++)
 		if (cases[i].env->proc == c->env->proc &&
 		    cases[i].env->execveat_errno == refusal_here &&
+		    cases[i].env->faccessat2_errno == 0 &&
 		    cases[i].subject == c->subject)
 			return cases[i].expected;
 	fail_msg("no case says what %s expects where execveat fails with %s",
@@ -351,7 +458,8 @@ static void run_case(void **state)
 	const struct env_case *c = *state;
 	struct expected expected = expected_here(c);
 	char file[PATH_MAX];
-	struct world w = { c->env, open_subject(c->subject, file), file };
+	struct world w = { c->env, c->subject, open_subject(c->subject, file),
+			   file };
 	struct exec_outcome o = run_in_child(make_world, call_fexecve, &w);
 
 	close(w.fd);
@@ -370,6 +478,43 @@ static struct CMUnitTest test_of(const struct env_case *c)
 		.test_func = run_case,
 		.initial_state = (void *)c,
 	};
+}
+
+/*
+ * The noexec tmpfs, mounted in a mount namespace of this test's own (so
+ * that it goes when the test does), and the script only root may execute.
+ */
+static void add_scripts_others_may_not_execute(void)
+{
+	char path[PATH_MAX];
+	int err, mount_dfd;
+
+	if (mkdirat(dir.dfd, NOEXEC_MOUNT, 0755) != 0)
+		fail_msg("mkdir %s: %m", NOEXEC_MOUNT);
+	err = private_mount_namespace();
+	if (err == 0 && mount("none", fixture_path(&dir, NOEXEC_MOUNT, path),
+			      "tmpfs", MS_NOEXEC, "mode=0755") != 0)
+		err = errno;
+	if (err != 0)
+		fail_msg("a noexec tmpfs at %s: %s", path, strerror(err));
+	/* By name: dir.dfd was opened in the namespace before this one, and
+	 * sees no mount there. */
+	mount_dfd = open_or_fail(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fixture_add_script(mount_dfd, "script");
+	close(mount_dfd);
+	fixture_add_script(dir.dfd, OWNER_ONLY_SCRIPT);
+	if (fchmodat(dir.dfd, OWNER_ONLY_SCRIPT, 0744, 0) != 0)
+		fail_msg("chmod %s: %m", OWNER_ONLY_SCRIPT);
+}
+
+static int remove_fixtures(void)
+{
+	char path[PATH_MAX];
+
+	if (umount2(fixture_path(&dir, NOEXEC_MOUNT, path), MNT_DETACH) != 0 &&
+	    errno != EINVAL)
+		fprintf(stderr, "umount %s: %s\n", path, strerror(errno));
+	return fixture_dir_remove(&dir);
 }
 
 int main(int argc, char **argv)
@@ -393,8 +538,9 @@ int main(int argc, char **argv)
 			in_this_world[here++] = test_of(&cases[i]);
 	}
 	fixture_dir_create(&dir);
+	add_scripts_others_may_not_execute();
 	failed = _cmocka_run_group_tests("environment", in_this_world, here,
 					 NULL, NULL);
 	failed += run_cases_with_own_filters(with_own_filters, filtered);
-	return fixture_dir_remove(&dir) == 0 && failed == 0 ? 0 : 1;
+	return remove_fixtures() == 0 && failed == 0 ? 0 : 1;
 }

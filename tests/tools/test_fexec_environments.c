@@ -2,10 +2,17 @@
  * fexec where the library matters: no /proc, a fake /proc, another
  * process's fd directory at /proc/self/fd, execveat refused by seccomp
  * (ENOSYS or EPERM). --probe must say exactly what fexecve does there, and
- * the fd mode must do exactly that.
+ * the fd mode must do exactly that; --check must say when it cannot ask.
+ *
+ * Where execveat is refused already (qemu-user 7.2: ENOSYS), the worlds
+ * without a refusal of their own are that refusal's world, and expect its
+ * golden outputs; those that need another refusal, or a kernel before
+ * 6.14, load a filter of their own and run only where filters can be
+ * loaded.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,11 +23,16 @@
 #include <cmocka.h>
 
 #include "exec_outcome.h"
+#include "execveat_refusal.h"
 #include "fexec_run.h"
 #include "fixture.h"
 #include "hostile_env.h"
+#include "own_filter_cases.h"
 
 static const char *const probe[] = { "--probe", NULL };
+
+/* 0 where execveat is there, else what every execveat fails with. */
+static int refusal_here;
 
 static void assert_probe(enum proc_view proc, int execveat_errno,
 			 const char *expected, int status)
@@ -32,22 +44,41 @@ static void assert_probe(enum proc_view proc, int execveat_errno,
 			    expected_output(expected), "");
 }
 
+/* A world that refuses nothing of its own: as_is where execveat is there,
+ * else the ENOSYS world's golden output (the only refusal a world makes
+ * by itself here: qemu-user, a kernel before 3.19). */
+static void assert_probe_as_is(enum proc_view proc, const char *as_is,
+			       int status, const char *where_enosys,
+			       int status_where_enosys)
+{
+	if (refusal_here == 0)
+		assert_probe(proc, 0, as_is, status);
+	else if (refusal_here == ENOSYS)
+		assert_probe(proc, 0, where_enosys, status_where_enosys);
+	else
+		fail_msg("no golden output for a world whose execveat fails "
+			 "with %s", strerror(refusal_here));
+}
+
 static void probe_real_proc_takes_execveat(void **state)
 {
 	(void)state;
-	assert_probe(PROC_REAL, 0, "probe-real.txt", 0);
+	assert_probe_as_is(PROC_REAL, "probe-real.txt", 0, "probe-enosys.txt",
+			   0);
 }
 
 static void probe_without_proc_takes_execveat(void **state)
 {
 	(void)state;
-	assert_probe(PROC_HIDDEN, 0, "probe-no-proc.txt", 0);
+	assert_probe_as_is(PROC_HIDDEN, "probe-no-proc.txt", 0,
+			   "probe-enosys-no-proc.txt", 1);
 }
 
 static void probe_fake_proc_is_not_procfs(void **state)
 {
 	(void)state;
-	assert_probe(PROC_FAKE_ROOT, 0, "probe-fake-proc.txt", 0);
+	assert_probe_as_is(PROC_FAKE_ROOT, "probe-fake-proc.txt", 0,
+			   "probe-enosys-fake-proc.txt", 1);
 }
 
 static void probe_enosys_takes_proc(void **state)
@@ -110,36 +141,6 @@ static const char *const report_args_at_fd3[] = {
 	"--fd", "3", "--", "report_args", CHILD_STATUS_STR, NULL
 };
 
-/* The shell form: fexec --fd 3 -- sh ... 3</bin/sh, with /proc hidden. */
-static void fd_without_proc_runs_shell(void **state)
-{
-	const char *const args[] = { "--fd", "3", "--", "sh", "-c",
-				     "echo ran; exit 9", NULL };
-
-	(void)state;
-	assert_fexec_result(fd3_run(PROC_HIDDEN, 0, "/bin/sh", args), 9,
-			    "ran\n", "");
-}
-
-static void fd_without_proc_runs_binary(void **state)
-{
-	(void)state;
-	assert_fexec_result(fd3_run(PROC_HIDDEN, 0, report_args_path,
-				    report_args_at_fd3),
-			    CHILD_STATUS, "", "");
-}
-
-static void fd_execveat_refused_falls_back_to_proc(void **state)
-{
-	(void)state;
-	assert_fexec_result(fd3_run(PROC_REAL, ENOSYS, report_args_path,
-				    report_args_at_fd3),
-			    CHILD_STATUS, "", "");
-	assert_fexec_result(fd3_run(PROC_REAL, EPERM, report_args_path,
-				    report_args_at_fd3),
-			    CHILD_STATUS, "", "");
-}
-
 static void assert_refused(struct fexec_result r, int err)
 {
 	char expected[256];
@@ -151,12 +152,60 @@ static void assert_refused(struct fexec_result r, int err)
 	assert_fexec_result(r, 126, "", expected);
 }
 
-static void fd_execveat_refused_without_proc_exits_126(void **state)
+/* The shell form: fexec --fd 3 -- sh ... 3</bin/sh, with /proc hidden.
+ * Where execveat is refused, nothing can run it there. */
+static void fd_without_proc_runs_shell(void **state)
+{
+	const char *const args[] = { "--fd", "3", "--", "sh", "-c",
+				     "echo ran; exit 9", NULL };
+	struct fexec_result r = fd3_run(PROC_HIDDEN, 0, "/bin/sh", args);
+
+	(void)state;
+	if (refusal_here != 0)
+		assert_refused(r, refusal_here);
+	else
+		assert_fexec_result(r, 9, "ran\n", "");
+}
+
+static void fd_without_proc_runs_binary(void **state)
+{
+	struct fexec_result r = fd3_run(PROC_HIDDEN, 0, report_args_path,
+					report_args_at_fd3);
+
+	(void)state;
+	if (refusal_here != 0)
+		assert_refused(r, refusal_here);
+	else
+		assert_fexec_result(r, CHILD_STATUS, "", "");
+}
+
+static void fd_execveat_enosys_falls_back_to_proc(void **state)
+{
+	(void)state;
+	assert_fexec_result(fd3_run(PROC_REAL, ENOSYS, report_args_path,
+				    report_args_at_fd3),
+			    CHILD_STATUS, "", "");
+}
+
+static void fd_execveat_eperm_falls_back_to_proc(void **state)
+{
+	(void)state;
+	assert_fexec_result(fd3_run(PROC_REAL, EPERM, report_args_path,
+				    report_args_at_fd3),
+			    CHILD_STATUS, "", "");
+}
+
+static void fd_execveat_enosys_without_proc_exits_126(void **state)
 {
 	(void)state;
 	assert_refused(fd3_run(PROC_HIDDEN, ENOSYS, report_args_path,
 			       report_args_at_fd3),
 		       ENOSYS);
+}
+
+static void fd_execveat_eperm_without_proc_exits_126(void **state)
+{
+	(void)state;
 	assert_refused(fd3_run(PROC_HIDDEN, EPERM, report_args_path,
 			       report_args_at_fd3),
 		       EPERM);
@@ -196,36 +245,104 @@ static void path_without_proc_runs(void **state)
 {
 	const char *const args[] = { report_args_path, "--", "report_args",
 				     CHILD_STATUS_STR, NULL };
+	struct fexec_result r = fd3_run(PROC_HIDDEN, 0, NULL, args);
+	char expected[PATH_MAX + 128];
 
 	(void)state;
-	assert_fexec_result(fd3_run(PROC_HIDDEN, 0, NULL, args), CHILD_STATUS,
-			    "", "");
+	if (refusal_here == 0) {
+		assert_fexec_result(r, CHILD_STATUS, "", "");
+		return;
+	}
+	snprintf(expected, sizeof(expected),
+		 "fexec: %s: %s (execveat is refused here, by the kernel or a"
+		 " seccomp policy)\n",
+		 report_args_path, strerror(refusal_here));
+	assert_fexec_result(r, 126, "", expected);
+}
+
+static const char *const check_fd3[] = { "--check", "--fd", "3", NULL };
+
+/* AT_EXECVE_CHECK needs no /proc: the kernel answers, or nothing does. */
+static void check_without_proc_asks_the_kernel(void **state)
+{
+	struct fexec_result r = fd3_run(PROC_HIDDEN, 0, report_args_path,
+					check_fd3);
+
+	(void)state;
+	if (refusal_here == ENOSYS)
+		assert_fexec_result(r, 125, "", expected_output("check-enosys.txt"));
+	else
+		assert_fexec_result(r, 0, "", "");
+}
+
+/* Where execveat is refused, the /proc fallback has no answer to give. */
+static void check_execveat_enosys_exits_125(void **state)
+{
+	(void)state;
+	assert_fexec_result(fd3_run(PROC_REAL, ENOSYS, report_args_path,
+				    check_fd3),
+			    125, "", expected_output("check-enosys.txt"));
+}
+
+static void check_execveat_eperm_exits_125(void **state)
+{
+	(void)state;
+	assert_fexec_result(fd3_run(PROC_REAL, EPERM, report_args_path,
+				    check_fd3),
+			    125, "", expected_output("check-eperm.txt"));
+}
+
+static void check_before_6_14_exits_125_einval(void **state)
+{
+	struct fexec_world w = { .fd3_path = report_args_path,
+				 .before_6_14 = true };
+
+	(void)state;
+	assert_fexec_result(run_fexec(&w, check_fd3), 125, "",
+			    expected_output("check-before-6.14.txt"));
 }
 
 int main(int argc, char **argv)
 {
-	const struct CMUnitTest tests[] = {
+	const struct CMUnitTest in_this_world[] = {
 		cmocka_unit_test(probe_real_proc_takes_execveat),
 		cmocka_unit_test(probe_without_proc_takes_execveat),
 		cmocka_unit_test(probe_fake_proc_is_not_procfs),
 		cmocka_unit_test(probe_enosys_takes_proc),
-		cmocka_unit_test(probe_eperm_takes_proc),
 		cmocka_unit_test(probe_enosys_without_proc_has_none),
 		cmocka_unit_test(probe_enosys_fake_proc_has_none),
-		cmocka_unit_test(probe_eperm_borrowed_fd_dir_has_none),
-		cmocka_unit_test(probe_before_6_14_uses_empty_path),
 		cmocka_unit_test(fd_without_proc_runs_shell),
 		cmocka_unit_test(fd_without_proc_runs_binary),
-		cmocka_unit_test(fd_execveat_refused_falls_back_to_proc),
-		cmocka_unit_test(fd_execveat_refused_without_proc_exits_126),
+		cmocka_unit_test(fd_execveat_enosys_falls_back_to_proc),
+		cmocka_unit_test(fd_execveat_enosys_without_proc_exits_126),
 		cmocka_unit_test(fd_execveat_refused_fake_proc_never_runs_impostor),
-		cmocka_unit_test(fd_execveat_refused_borrowed_fd_dir_exits_126),
 		cmocka_unit_test(fd_not_open_without_proc_exits_125_ebadf),
 		cmocka_unit_test(path_without_proc_runs),
+		cmocka_unit_test(check_without_proc_asks_the_kernel),
+		cmocka_unit_test(check_execveat_enosys_exits_125),
 	};
+	/* EPERM worlds, and kernels before 6.14, made by filters. */
+	const struct CMUnitTest with_own_filters[] = {
+		cmocka_unit_test(probe_eperm_takes_proc),
+		cmocka_unit_test(probe_eperm_borrowed_fd_dir_has_none),
+		cmocka_unit_test(probe_before_6_14_uses_empty_path),
+		cmocka_unit_test(fd_execveat_eperm_falls_back_to_proc),
+		cmocka_unit_test(fd_execveat_eperm_without_proc_exits_126),
+		cmocka_unit_test(fd_execveat_refused_borrowed_fd_dir_exits_126),
+		cmocka_unit_test(check_execveat_eperm_exits_125),
+		cmocka_unit_test(check_before_6_14_exits_125_einval),
+	};
+	int failed;
 
 	fixture_init(argc, argv);
 	fexec_run_init(argc, argv);
 	require_hostile_env();
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	refusal_here = execveat_refusal();
+	if (refusal_here != 0)
+		printf("execveat fails with %s here: the worlds without a "
+		       "refusal of their own expect that refusal's answers\n",
+		       strerror(refusal_here));
+	failed = cmocka_run_group_tests(in_this_world, NULL, NULL);
+	failed += RUN_CASES_WITH_OWN_FILTERS(with_own_filters);
+	return failed == 0 ? 0 : 1;
 }
