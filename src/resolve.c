@@ -753,8 +753,10 @@ static int open_last(struct walk *w)
 	/* open_last_lookups: creating "name/" is EISDIR, existing or not. */
 	if ((flags & O_CREAT) && w->trailing_slash)
 		return -EISDIR;
+	/* A trailing slash sets LOOKUP_FOLLOW | LOOKUP_DIRECTORY for the rest
+	 * of the lookup: for the text of a link it names too. */
 	w->must_be_dir |= w->trailing_slash;
-	bool follow = w->trailing_slash ||
+	bool follow = w->must_be_dir ||
 		      !(flags & O_NOFOLLOW || (flags & (O_CREAT | O_EXCL)) ==
 						      (O_CREAT | O_EXCL));
 

@@ -132,7 +132,8 @@ static const char *const magic_starts[] = {
  * root or from above, a magic link), then random words. */
 static void make_path(uint64_t *s, char *buf, size_t size, bool for_link)
 {
-	unsigned int n = pick(s, for_link ? 2 : 3);
+	/* Mostly none or one word more: most longer paths are ENOENT. */
+	unsigned int n = pick(s, 10) < 5 ? 0 : pick(s, for_link ? 2 : 3);
 	size_t len = 0;
 
 	buf[0] = '\0';
@@ -599,7 +600,10 @@ static bool run_case(uint64_t seed, uint64_t index, const struct tree *tree,
 	uint64_t s = seed ^ (index * 0xd1342543de82ef95U);
 	char path[256];
 	struct open_how how = { 0 };
-	struct dirfd_choice d = dirfds[pick(&s, ndirfds)];
+	/* The first four (the root, its O_PATH twin, the cwd, a subdirectory)
+	 * twice as often as the odd ones (a file, -1, a mount, a procfs). */
+	unsigned int which = pick(&s, ndirfds + 4);
+	struct dirfd_choice d = dirfds[which < ndirfds ? which : which - ndirfds];
 	struct listing after_kernel, after_fallback;
 	const struct listing *before = &pristine;
 	bool changes;
