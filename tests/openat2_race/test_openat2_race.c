@@ -58,23 +58,41 @@ static void make(const char *rel, bool dir)
 
 /*
  *   base/secret                 above the root
- *   base/root/a/b/c/d/          the root, and the chain the paths walk
+ *   base/root/a/b/c/d/1/.../8   the root, and the chain the paths walk:
+ *                               deeper than the fds the resolver holds
  *   base/root/inside            a file the paths may reach
  *   base/out/secret             beside the root
- *   base/out/x/b/c/d/           swapped with root/a
+ *   base/out/x/b/c/d/1/.../8    swapped with root/a
  *   base/out/link -> ../../../..  swapped with root/a/b/c
  */
+#define CHAIN "b/c/d/1/2/3/4/5/6/7/8"
+
+static void make_chain(const char *top)
+{
+	char rel[128];
+	size_t len = (size_t)snprintf(rel, sizeof rel, "%s", top);
+
+	make(rel, true);
+	for (const char *p = CHAIN; *p;) {
+		size_t n = strcspn(p, "/");
+
+		len += (size_t)snprintf(rel + len, sizeof rel - len, "/%.*s",
+					(int)n, p);
+		make(rel, true);
+		p += n + (p[n] == '/');
+	}
+}
+
 static void build(void)
 {
-	static const char *const dirs[] = { "root", "root/a", "root/a/b",
-		"root/a/b/c", "root/a/b/c/d", "out", "out/x", "out/x/b",
-		"out/x/b/c", "out/x/b/c/d" };
 	char path[256];
 
 	if (mkdtemp(base) == NULL)
 		die("mkdtemp");
-	for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++)
-		make(dirs[i], true);
+	make("root", true);
+	make("out", true);
+	make_chain("root/a");
+	make_chain("out/x");
 	make("secret", false);
 	make("out/secret", false);
 	make("root/inside", false);
@@ -105,28 +123,39 @@ static pid_t start_swapper(void)
 	int out = openat(b, "out", O_PATH | O_DIRECTORY);
 	int b_in = openat(root, "a/b", O_PATH | O_DIRECTORY);
 
+	if (b < 0 || root < 0 || out < 0 || b_in < 0)
+		_exit(1);
+
 	for (unsigned long i = 0;; i++) {
-		syscall(SYS_renameat2, root, "a", out, "x", RENAME_EXCHANGE);
-		if (i % 2)
+		if (i % 3 == 0)
+			syscall(SYS_renameat2, root, "a", out, "x",
+				RENAME_EXCHANGE);
+		else
 			syscall(SYS_renameat2, b_in, "c", out, "link",
 				RENAME_EXCHANGE);
 	}
 }
 
+/* Down the chain and back up, all or part of the way, then a name that
+ * exists outside only. */
+#define DOWN "a/" CHAIN "/"
+#define UP4 "../../../../"
 static const char *const paths[] = {
 	"a/b/c/../../../secret",
-	"a/b/c/d/../../../../secret",
 	"a/b/c/d/../../../../../secret",
 	"a/b/c/d/../../../../inside",
+	DOWN UP4 UP4 "../../secret",             /* to b: out, if c moved */
+	DOWN UP4 UP4 "../../../secret",          /* to a */
+	DOWN UP4 UP4 UP4 "secret",               /* to the root */
+	DOWN UP4 UP4 UP4 "../out/secret",        /* above it */
 	"a/../a/b/../b/c/../../../secret",
-	"a/b/c/d/../../../../../../out/secret",
 };
 
 /* A walk that asks the kernel for "..", and stops climbing where its own
  * count says the root is: what a resolver without a chain must do. */
 static int naive_open(int dirfd, const char *path, unsigned int resolve)
 {
-	char copy[256], *save, *name;
+	char copy[512], *save, *name;
 	int cur = dup(dirfd), depth = 0;
 
 	snprintf(copy, sizeof copy, "%s", path);
