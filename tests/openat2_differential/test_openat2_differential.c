@@ -594,6 +594,19 @@ struct totals {
 	uint64_t by_errno[256];
 };
 
+/* The kernel's scoped ".." answers EAGAIN when a rename anywhere on the
+ * machine raced it (other programs run here too): ask again. */
+static int kernel_openat2(int dirfd, const char *path,
+			  const struct open_how *how)
+{
+	int fd, tries = 0;
+
+	do
+		fd = (int)syscall(SYS_openat2, dirfd, path, how, sizeof *how);
+	while (fd < 0 && errno == EAGAIN && ++tries < 100);
+	return fd;
+}
+
 static bool run_case(uint64_t seed, uint64_t index, const struct tree *tree,
 		     struct totals *tot)
 {
@@ -623,7 +636,7 @@ static bool run_case(uint64_t seed, uint64_t index, const struct tree *tree,
 		how.mode = 0640;
 	changes = how.flags & (O_CREAT | O_TRUNC | O_TMPFILE);
 
-	int kfd = (int)syscall(SYS_openat2, d.fd, path, &how, sizeof how);
+	int kfd = kernel_openat2(d.fd, path, &how);
 	struct outcome k = outcome_of(kfd, errno, before, changes);
 
 	if (changes) {
