@@ -20,12 +20,10 @@
 #include "exports.h"
 #include "null_check.h"
 #include "open_how_check.h"
+/* struct open_how came with the public header, whatever defined it. */
+#define EXECVEAT_OPEN_HOW_DEFINED 1
+#include "resolve.h"
 #include "sys.h"
-
-/* Defined in resolve.c: opens path as openat2 would, for arguments that
- * passed the checks and carry no RESOLVE_CACHED. */
-int libexecveat_resolve_open(int dirfd, const char *path,
-			     const struct open_how *how);
 
 /* open_how_check.c reads how as three 64-bit words. */
 _Static_assert(sizeof(struct open_how) == 24 &&
@@ -51,26 +49,22 @@ static atomic_int openat2_refused;
  * Whether openat2 itself is refused here (this thread, now): a call that
  * the kernel rejects before looking at any file (size 0: EINVAL), so that
  * no file, fanotify watch or security module can answer it. A refusal
- * answers it with its ENOSYS or EPERM instead, which goes to
- * *refusal_errno. Leaves errno as it was.
+ * answers it with its ENOSYS or EPERM instead. Leaves errno as it was.
  */
-static bool openat2_call_refused(int *refusal_errno)
+static bool openat2_call_refused(void)
 {
 	int saved_errno = errno;
 	bool refused = sys_openat2(-1, NULL, NULL, 0) < 0 &&
 		       errno_may_be_refusal(errno);
 
 	atomic_store_explicit(&openat2_refused, refused, memory_order_relaxed);
-	if (refused)
-		*refusal_errno = errno;
 	errno = saved_errno;
 	return refused;
 }
 
 /* What the kernel would have answered, without the kernel's openat2. */
 static int open_without_openat2(int dirfd, const char *path,
-				const struct open_how *how, size_t size,
-				int refusal_errno)
+				const struct open_how *how, size_t size)
 {
 	int err = libexecveat_open_how_errno(how, size);
 
@@ -85,15 +79,7 @@ static int open_without_openat2(int dirfd, const char *path,
 		errno = err;
 		return -1;
 	}
-#ifdef EXECVEAT_HAVE_RESOLVER
-	(void)refusal_errno;
 	return libexecveat_resolve_open(dirfd, path, how);
-#else
-	/* Built without the walk (meson.build): the refusal stands. */
-	(void)dirfd;
-	errno = refusal_errno;
-	return -1;
-#endif
 }
 
 __typeof__(openat2) libexecveat_openat2;
@@ -101,21 +87,19 @@ __typeof__(openat2) libexecveat_openat2;
 EXECVEAT_EXPORT int libexecveat_openat2(int dirfd, const char *path,
 					const struct open_how *how, size_t size)
 {
-	int fd, refusal_errno;
+	int fd;
 
 	if (atomic_load_explicit(&openat2_refused, memory_order_relaxed) &&
-	    openat2_call_refused(&refusal_errno))
-		return open_without_openat2(dirfd, path, how, size,
-					    refusal_errno);
+	    openat2_call_refused())
+		return open_without_openat2(dirfd, path, how, size);
 
 	fd = sys_openat2(dirfd, path, how, size);
 	if (fd >= 0 || !errno_may_be_refusal(errno))
 		return fd;
 	/* ENOSYS or EPERM: the policy's, or the file's own (O_NOATIME on
 	 * another user's file, fanotify, a security module)? */
-	if (openat2_call_refused(&refusal_errno))
-		return open_without_openat2(dirfd, path, how, size,
-					    refusal_errno);
+	if (openat2_call_refused())
+		return open_without_openat2(dirfd, path, how, size);
 	return -1;
 }
 
