@@ -203,13 +203,31 @@ static int row_dirfd(const struct row *r)
 	return strncmp(r->name, "bad_dirfd", 9) == 0 ? 999 : world_dirfd;
 }
 
+/*
+ * A scoped lookup through ".." answers EAGAIN when any rename or mount
+ * anywhere on the machine raced with it (openat2(2): the caller may
+ * retry), and this machine is shared: retried, as a caller would, but
+ * never for RESOLVE_CACHED, whose EAGAIN is the answer under test.
+ */
+#define EAGAIN_RETRIES 20
+
+static bool retry(const struct row *r, int fd, int tries)
+{
+	return fd < 0 && errno == EAGAIN && !(r->resolve & RESOLVE_CACHED) &&
+	       tries < EAGAIN_RETRIES;
+}
+
 /* The library's answer to r, as a status: an errno, OPENED, or one of
  * the CHILD_ codes. */
 static int library_answer(const struct row *r)
 {
 	int before = open_fd_count();
-	int fd = openat2(row_dirfd(r), r->path, make_how(r), row_size(r));
-	int answer = fd >= 0 ? OPENED : errno;
+	int fd, answer, tries = 0;
+
+	do
+		fd = openat2(row_dirfd(r), r->path, make_how(r), row_size(r));
+	while (retry(r, fd, tries++));
+	answer = fd >= 0 ? OPENED : errno;
 
 	if (fd >= 0) {
 		if (r->same_as != NULL && !same_file(fd, r->same_as))
@@ -223,9 +241,13 @@ static int library_answer(const struct row *r)
 
 static int raw_answer(const struct row *r)
 {
-	long fd = raw_openat2(row_dirfd(r), r->path, make_how(r),
-			      row_size(r));
+	long fd;
+	int tries = 0;
 
+	do
+		fd = raw_openat2(row_dirfd(r), r->path, make_how(r),
+				 row_size(r));
+	while (retry(r, (int)fd, tries++));
 	if (fd < 0)
 		return errno;
 	close((int)fd);
