@@ -58,6 +58,15 @@ static inline int sys_execveat(int dirfd, const char *path, char *const argv[],
 			    SYS_ARG_PTR(argv), SYS_ARG_PTR(envp), (long)flags);
 }
 
+/* openat2; how is passed as void, so that this header needs no struct
+ * open_how and the probe can pass what no caller could. */
+static inline int sys_openat2(int dirfd, const char *path, const void *how,
+			      size_t size)
+{
+	return (int)syscall(OPENAT2_NR, (long)dirfd, SYS_ARG_PTR(path),
+			    SYS_ARG_PTR(how), (long)size);
+}
+
 static inline int sys_execve(const char *path, char *const argv[],
 			     char *const envp[])
 {
