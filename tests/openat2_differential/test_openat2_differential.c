@@ -15,9 +15,10 @@
  *   OPENAT2_DIFFERENTIAL_CASES  how many cases (default below; a long run:
  *                               1000000)
  *   OPENAT2_DIFFERENTIAL_CASE   run this one case only (a reproducer)
- *   OPENAT2_DIFFERENTIAL_SIDE   "resolver" (default): the resolver itself;
- *                               "openat2": the library's public openat2 in
- *                               a thread whose openat2 is refused (ENOSYS)
+ *   OPENAT2_DIFFERENTIAL_SIDE   "openat2" (default): the library's public
+ *                               openat2 where a seccomp filter refuses
+ *                               openat2 (ENOSYS); "resolver": the resolver
+ *                               itself
  *
  * The first difference is printed as a one-line reproducer.
  */
@@ -602,7 +603,7 @@ static int kernel_openat2(int dirfd, const char *path,
 	int fd, tries = 0;
 
 	do
-		fd = (int)syscall(SYS_openat2, dirfd, path, how, sizeof *how);
+		fd = openat2_kernel(dirfd, path, how);
 	while (fd < 0 && errno == EAGAIN && ++tries < 100);
 	return fd;
 }
@@ -738,7 +739,7 @@ static int run(void)
 		close_dirfds();
 	}
 done:
-	openat2_side_stop();
+	printf("kernel against %s\n", openat2_side_name());
 	printf("seed %" PRIu64 ": %" PRIu64 " cases, %" PRIu64
 	       " the same, %" PRIu64
 	       " the same but for O_NOFOLLOW in F_GETFL (documented), %" PRIu64
