@@ -49,7 +49,14 @@ static int kernel(const char *path, uint64_t flags, uint64_t resolve_flags)
 
 	if ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE)
 		how.mode = 0600;
-	return (int)syscall(SYS_openat2, root, path, &how, sizeof how);
+	int fd, tries = 0;
+
+	/* A scoped ".." answers EAGAIN when a rename anywhere on the machine
+	 * raced it: ask again. */
+	do
+		fd = (int)syscall(SYS_openat2, root, path, &how, sizeof how);
+	while (fd < 0 && errno == EAGAIN && ++tries < 100);
+	return fd;
 }
 
 /* The resolver opens what `expected` (relative to the root, not
