@@ -7,19 +7,21 @@
  * remove any entry inside the tree being walked and any directory outside
  * it they can write, and plant or retarget symlinks. Mounts are changed by
  * no one during a call. Under RESOLVE_BENEATH and RESOLVE_IN_ROOT the walk
- * then guarantees what the kernel's does: every file it returns or
- * creates is reached from dirfd through entries each of which was in the
- * directory the walk held at the moment it looked; no symlink is followed
- * by the kernel (each is opened O_NOFOLLOW and its text walked here, under
- * the same rules); and ".." is never asked of the kernel as a move: it
- * returns to a directory the walk came through, which the walk still
- * holds open, or which the kernel's ".." must prove to be (same device,
- * mount, inode and birth time), else EAGAIN. A ".." handed to the kernel
- * would escape: a directory moved out of the tree has a new parent. What
- * the walk cannot promise, the kernel does not either: a directory it
- * holds may be moved out of the tree while it is inside; the walk then
- * goes on below it, among what was below it in the tree, and never up
- * into its new surroundings (the kernel answers EAGAIN there instead).
+ * then guarantees: every file it returns or creates is reached from dirfd
+ * through entries each of which was in the directory the walk held at the
+ * moment it looked; no symlink is followed by the kernel (each is met
+ * O_NOFOLLOW and its text walked here, under the same rules); and ".." is
+ * never a move the kernel chooses: it returns to a directory the walk came
+ * through, which the walk still holds open, or which the kernel's ".."
+ * must prove to be (same device, mount, inode and birth time), else
+ * EAGAIN. A walk that hands ".." to the kernel escapes: a directory moved
+ * out of the tree has a new parent. One thing the kernel refuses and the
+ * walk does not: a directory the walk holds may be moved out of the tree
+ * while the walk is inside it; the walk then goes on below it, among what
+ * was below it in the tree (what the mover could have put in the tree
+ * anyway), never up into its new surroundings. The kernel answers such a
+ * lookup EAGAIN (a rename anywhere raced a "..") or EXDEV (the result is
+ * no longer under the root).
  *
  * No allocation, no /proc, no locks, no stdio: system calls on buffers of
  * this stack frame (about 41 KiB) only, so as async-signal-safe as openat.
@@ -52,7 +54,8 @@
 #define MAX_LINKS 40 /* the kernel's MAXSYMLINKS, over the whole lookup */
 #define HELD 8 /* directory fds kept open, besides the bottom one */
 /* Levels deeper than the bottom. A path of PATH_MAX holds up to 2,048
- * components; links can add more, up to this depth. */
+ * components; links can add more, up to this depth (deeper still:
+ * ENAMETOOLONG, where the kernel has no limit). */
 #define MAX_DEPTH 4096
 #define TEXT_SIZE (2 * PATH_MAX) /* the unwalked path, links spliced in */
 #define RETRIES 8 /* a name changing under the last step, again and again */
