@@ -616,7 +616,10 @@ static int keep_if_same(struct walk *w, int fd, const struct dir_id *probe)
  * (a trailing slash, O_DIRECTORY, O_TMPFILE): a step like any other, then
  * the directory opened through "." with the caller's flags. A directory
  * the caller may open but not search has no "."; it is opened by name
- * then (O_NOFOLLOW|O_DIRECTORY, which F_GETFL shows) and proven the same.
+ * then and proven the same directory. By name, the kernel would follow a
+ * link planted since: harmless where the open does nothing but look
+ * (O_PATH) or can open nothing but a directory (O_DIRECTORY); otherwise
+ * with O_NOFOLLOW|O_DIRECTORY added, which F_GETFL shows.
  */
 static int open_last_dir(struct walk *w)
 {
@@ -635,9 +638,11 @@ static int open_last_dir(struct walk *w)
 					  &w->bottom :
 					  &w->held[(w->depth - 1) % HELD];
 
-	fd = sys_openat(parent->fd, w->name,
-			(int)w->how->flags | O_NOFOLLOW | O_DIRECTORY,
-			(unsigned int)w->how->mode);
+	int flags = (int)w->how->flags;
+
+	if (!(flags & (O_PATH | O_DIRECTORY)))
+		flags |= O_NOFOLLOW | O_DIRECTORY;
+	fd = sys_openat(parent->fd, w->name, flags, (unsigned int)w->how->mode);
 	return keep_if_same(w, fd, &dir->id);
 }
 

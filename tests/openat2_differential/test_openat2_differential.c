@@ -36,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/fsuid.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -270,6 +271,23 @@ static void build_tree(struct tree *t, uint64_t seed)
 		if (symlink(target, path) == 0) /* else the name is taken */
 			add_known(path);
 	}
+	/* Permissions, for the cases run as another user: directories one
+	 * may search but not read, read but not search, neither; files one
+	 * may not read or not write. */
+	static const mode_t dir_modes[] = { 0755, 0755, 0777, 0711, 0644,
+					    0700, 0333 };
+	static const mode_t file_modes[] = { 0644, 0666, 0600, 0222 };
+
+	for (unsigned int i = 1; i < t->ndirs; i++)
+		chmod(t->dirs[i], dir_modes[pick(&s, 7)]);
+	for (unsigned int i = 0; i < nknown; i++) {
+		char path[PATH_MAX];
+		struct stat st;
+
+		snprintf(path, sizeof path, "/r/%s", known[i]);
+		if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
+			chmod(path, file_modes[pick(&s, 4)]);
+	}
 	t->mnt = pick(&s, 3) != 0;
 	t->bind = pick(&s, 3) != 0;
 	t->proc = pick(&s, 3) != 0;
@@ -300,6 +318,7 @@ struct entry {
 	char path[96];
 	mode_t type;
 	off_t size;
+	dev_t dev;
 	ino_t ino;
 	char link[64];
 };
@@ -323,6 +342,7 @@ static void list_into(struct listing *l, const char *path)
 	snprintf(e->path, sizeof e->path, "%s", path);
 	e->type = st.st_mode & S_IFMT;
 	e->size = S_ISREG(st.st_mode) ? st.st_size : 0;
+	e->dev = st.st_dev;
 	e->ino = st.st_ino;
 	e->link[0] = '\0';
 	if (S_ISLNK(st.st_mode)) {
@@ -362,10 +382,10 @@ static const struct entry *find(const struct listing *l, const char *path)
 	return NULL;
 }
 
-static bool knows_ino(const struct listing *l, ino_t ino)
+static bool knows_file(const struct listing *l, dev_t dev, ino_t ino)
 {
 	for (unsigned int i = 0; i < l->n; i++)
-		if (l->e[i].ino == ino)
+		if (l->e[i].dev == dev && l->e[i].ino == ino)
 			return true;
 	return false;
 }
@@ -427,7 +447,7 @@ static struct outcome outcome_of(int fd, int err, const struct listing *before,
 	o.ino = st.st_ino;
 	o.type = st.st_mode & S_IFMT;
 	o.flags = fcntl(fd, F_GETFL);
-	o.created = changes && !knows_ino(before, st.st_ino);
+	o.created = changes && !knows_file(before, st.st_dev, st.st_ino);
 	close(fd);
 	return o;
 }
@@ -459,10 +479,17 @@ static enum verdict compare(struct outcome k, struct outcome f,
 		return DIFFERENT;
 	if (k.flags == f.flags)
 		return SAME;
-	/* The one documented difference: an existing non-directory, opened
-	 * following links but not O_PATH, is opened O_NOFOLLOW. */
-	if (f.flags == (k.flags | O_NOFOLLOW) && !(how->flags & O_PATH) &&
-	    k.type != S_IFDIR && !f.created)
+	/* The documented difference: an existing file, opened following
+	 * links but not O_PATH, is opened O_NOFOLLOW: a non-directory always,
+	 * a directory where the caller may not search it (and O_DIRECTORY
+	 * too, where the caller did not give it). */
+	int extra = f.flags & ~k.flags;
+
+	if (f.flags != (k.flags | extra) || (how->flags & O_PATH) ||
+	    f.created || !(extra & O_NOFOLLOW))
+		return DIFFERENT;
+	if (extra == O_NOFOLLOW ||
+	    (k.type == S_IFDIR && extra == (O_NOFOLLOW | O_DIRECTORY)))
 		return KNOWN_NOFOLLOW;
 	return DIFFERENT;
 }
@@ -599,6 +626,13 @@ struct totals {
 	uint64_t by_errno[256];
 };
 
+/* File permission checks as nobody, or as root again. */
+static void become(bool nobody)
+{
+	setfsgid(nobody ? 65534 : 0);
+	setfsuid(nobody ? 65534 : 0);
+}
+
 /* The kernel's scoped ".." answers EAGAIN when a rename anywhere on the
  * machine raced it (other programs run here too): ask again. */
 static int kernel_openat2(int dirfd, const char *path,
@@ -652,14 +686,28 @@ static bool run_case(uint64_t seed, uint64_t index, const struct tree *tree,
 		tot->cases++;
 		return true;
 	}
+	/* A third of the cases as nobody: the kernel drops the file
+	 * capabilities with a non-zero fsuid, and gives them back. */
+	bool as_nobody = pick(&s, 3) == 0;
+
+	become(as_nobody);
 	int kfd = kernel_openat2(d.fd, path, &how);
+	int kerr = errno;
+
+	become(false);
+	errno = kerr;
 	struct outcome k = outcome_of(kfd, errno, before, changes);
 
 	if (changes) {
 		list_tree(&after_kernel);
 		restore(before);
 	}
+	become(as_nobody);
 	int ffd = openat2_side(d.fd, path, &how);
+	int ferr = errno;
+
+	become(false);
+	errno = ferr;
 	struct outcome f = outcome_of(ffd, errno, before, changes);
 
 	if (changes) {
@@ -697,9 +745,10 @@ static bool run_case(uint64_t seed, uint64_t index, const struct tree *tree,
 		describe(fd, sizeof fd, f);
 		printf("DIFFERENCE: OPENAT2_DIFFERENTIAL_SEED=%" PRIu64
 		       " OPENAT2_DIFFERENTIAL_CASE=%" PRIu64
-		       " (tree %" PRIu64 ") dirfd=%s path=\"%s\" flags=%s"
+		       " (tree %" PRIu64 ") %sdirfd=%s path=\"%s\" flags=%s"
 		       " resolve=%s: kernel %s, fallback %s%s\n",
-		       seed, index, index / CASES_PER_TREE, d.name, path,
+		       seed, index, index / CASES_PER_TREE,
+		       as_nobody ? "as nobody: " : "", d.name, path,
 		       flag_names((int)how.flags, fl, sizeof fl),
 		       resolve_names(how.resolve, rs, sizeof rs), kd, fd,
 		       k.err == 0 && f.err == 0 && changes ?
@@ -757,7 +806,7 @@ done:
 	printf("kernel against %s\n", openat2_side_name());
 	printf("seed %" PRIu64 ": %" PRIu64 " cases, %" PRIu64
 	       " the same, %" PRIu64
-	       " the same but for O_NOFOLLOW in F_GETFL (documented), %" PRIu64
+	       " the same but for O_NOFOLLOW (O_DIRECTORY) in F_GETFL (documented), %" PRIu64
 	       " different; the kernel opened %" PRIu64 ", refused:",
 	       seed, tot.cases, tot.same, tot.known_nofollow, tot.different,
 	       tot.opened);
