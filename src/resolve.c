@@ -592,6 +592,28 @@ static int open_here(struct walk *w)
 	return fd >= 0 ? fd : fail();
 }
 
+/*
+ * An fd with the caller's flags that the walk may still throw away is
+ * opened close-on-exec (a thread's exec meanwhile must not inherit it),
+ * and handed over with the caller's FD_CLOEXEC once it is the answer.
+ */
+static int open_candidate(int dirfd, const char *name, int flags,
+			  unsigned int mode)
+{
+	return sys_openat(dirfd, name, flags | O_CLOEXEC, mode);
+}
+
+static int hand_over(struct walk *w, int fd)
+{
+	if (fd < 0 || (w->how->flags & O_CLOEXEC))
+		return fd;
+	if (sys_fcntl_setfd(fd, 0) < 0) {
+		close_quietly(fd);
+		return fail();
+	}
+	return fd;
+}
+
 /* Same file as the probe, or the name changed under us: close, and let
  * the caller look again. */
 static int keep_if_same(struct walk *w, int fd, const struct dir_id *probe)
@@ -608,7 +630,7 @@ static int keep_if_same(struct walk *w, int fd, const struct dir_id *probe)
 		sys_close(fd);
 		return WALK_AGAIN;
 	}
-	return fd;
+	return hand_over(w, fd);
 }
 
 /*
@@ -642,7 +664,8 @@ static int open_last_dir(struct walk *w)
 
 	if (!(flags & (O_PATH | O_DIRECTORY)))
 		flags |= O_NOFOLLOW | O_DIRECTORY;
-	fd = sys_openat(parent->fd, w->name, flags, (unsigned int)w->how->mode);
+	fd = open_candidate(parent->fd, w->name, flags,
+			    (unsigned int)w->how->mode);
 	return keep_if_same(w, fd, &dir->id);
 }
 
@@ -694,7 +717,7 @@ static int open_last_path(struct walk *w)
 	if ((w->resolve & RESOLVE_NO_XDEV) &&
 	    !same_mount(&probe, &current(w)->id))
 		return -EXDEV;
-	int fd = sys_openat(cur, w->name, (int)w->how->flags, 0);
+	int fd = open_candidate(cur, w->name, (int)w->how->flags, 0);
 
 	return keep_if_same(w, fd, &probe);
 }
@@ -721,7 +744,7 @@ static int open_last_followed(struct walk *w)
 	err = check_last_mount(w);
 	if (err < 0)
 		return err;
-	fd = sys_openat(cur, w->name, flags | O_NOFOLLOW, mode);
+	fd = open_candidate(cur, w->name, flags | O_NOFOLLOW, mode);
 	if (fd < 0) {
 		if (errno == ELOOP)
 			return follow_link(w, true);
@@ -741,11 +764,11 @@ static int open_last_followed(struct walk *w)
 		return -EXDEV;
 	}
 	if (!S_ISDIR(id.mode))
-		return fd;
+		return hand_over(w, fd);
 	int exact = sys_openat(fd, ".", flags, mode);
 
 	if (exact < 0) /* not searchable: keep the first */
-		return fd;
+		return hand_over(w, fd);
 	sys_close(fd);
 	return exact;
 }

@@ -117,6 +117,12 @@ static inline int sys_fcntl_getfd(int fd)
 	return (int)syscall(SYS_FCNTL, (long)fd, (long)F_GETFD);
 }
 
+/* fcntl(fd, F_SETFD, flags). */
+static inline int sys_fcntl_setfd(int fd, int flags)
+{
+	return (int)syscall(SYS_FCNTL, (long)fd, (long)F_SETFD, (long)flags);
+}
+
 /*
  * pread(fd, buf, size, 0). preadv, because it takes its offset as two
  * longs (low, high) on every ABI, where pread64's 64-bit offset is split

@@ -458,6 +458,38 @@ static void without_statx_the_same_answers(void **state)
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
+/* The new fd is close-on-exec exactly when the caller asked, whichever
+ * way the last step opened it (the walk's own fds always are). */
+static void close_on_exec_as_asked(void **state)
+{
+	static const struct {
+		const char *path;
+		uint64_t flags;
+	} cases[] = {
+		{ "file_link", O_RDONLY },   { "file_link", O_PATH },
+		{ "d1", O_RDONLY },	     { "dir_slash", O_RDONLY },
+		{ "d1/", O_PATH },	     { "file", O_RDONLY | O_NOFOLLOW },
+		{ ".", O_RDONLY },	     { "dangling", O_CREAT | O_WRONLY },
+		{ "abs", O_TMPFILE | O_RDWR },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		for (int cloexec = 0; cloexec < 2; cloexec++) {
+			uint64_t flags = cases[i].flags |
+					 (cloexec ? O_CLOEXEC : 0);
+			int fd = resolve(cases[i].path, flags, R);
+
+			if (fd < 0)
+				fail_msg("%s: %s", cases[i].path, strerror(errno));
+			assert_int_equal(fcntl(fd, F_GETFD),
+					 cloexec ? FD_CLOEXEC : 0);
+			close(fd);
+		}
+	}
+	unlinkat(root, "d1/new", 0);
+}
+
 static int count_fds(void)
 {
 	int n = 0;
@@ -501,6 +533,7 @@ int main(void)
 		cmocka_unit_test(path_max_as_the_kernel_counts_it),
 		cmocka_unit_test(bad_dirfds_as_the_kernel),
 		cmocka_unit_test(without_statx_the_same_answers),
+		cmocka_unit_test(close_on_exec_as_asked),
 		cmocka_unit_test(no_fd_is_left_open),
 	};
 
