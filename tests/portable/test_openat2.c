@@ -412,21 +412,15 @@ static int noatime_answer(uint64_t resolve)
 
 static int run_own_eperm(void)
 {
-	struct stat st;
 	int status, failed = 0;
 	pid_t pid;
 
-	if (refusal != 0) {
-		printf("SKIP: openat2 is refused here (%s): no EPERM can be "
-		       "the file's own\n", strerror(refusal));
-		return 77;
-	}
 	if (getuid() != 0) {
 		printf("SKIP: needs root, to give a file to another user\n");
 		return 77;
 	}
 	if (fchownat(world_dirfd, "file", OTHER_UID, OTHER_UID, 0) != 0 ||
-	    fchmod(world_dirfd, 0755) != 0 || fstat(world_dirfd, &st) != 0)
+	    fchmod(world_dirfd, 0755) != 0)
 		return 1;
 	pid = fork();
 	if (pid == 0) {
@@ -443,6 +437,14 @@ static int run_own_eperm(void)
 			_exit(1);
 		}
 		printf("ok noatime_eperm_is_returned\n");
+		if (refusal != 0) {
+			/* valgrind 3.19 and qemu-user 7.2 refuse openat2 for
+			 * every thread: every answer is the fallback's. */
+			printf("not here noatime_eperm_takes_no_fallback: "
+			       "openat2 is refused (%s) here\n",
+			       strerror(refusal));
+			_exit(0);
+		}
 		/* The kernel's cached lookup may say EAGAIN too, but the
 		 * dentry was just looked up: it says EPERM here. */
 		if (cached != EPERM) {
@@ -457,7 +459,7 @@ static int run_own_eperm(void)
 	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
 	    WEXITSTATUS(status) != 0)
 		failed = 1;
-	printf("%s\n", failed ? "own-eperm failed" : "2 passed, 0 failed");
+	printf("%s\n", failed ? "own-eperm failed" : "own-eperm passed");
 	return failed;
 }
 
@@ -547,9 +549,11 @@ static int run_stale_belief(void)
 	pid_t pid;
 
 	if (refusal != 0) {
-		printf("SKIP: openat2 is refused here (%s): no thread has it\n",
-		       strerror(refusal));
-		return 77;
+		/* valgrind 3.19 and qemu-user 7.2 refuse openat2 for every
+		 * thread: no belief can be stale. */
+		printf("not here stale_belief: openat2 is refused (%s) for every"
+		       " thread here\n", strerror(refusal));
+		return 0;
 	}
 	if (cached_answer() != OPENED) {
 		printf("SKIP: this kernel answers a cached lookup with EAGAIN; "
