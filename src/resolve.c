@@ -640,8 +640,9 @@ static int keep_if_same(struct walk *w, int fd, const struct dir_id *probe)
  * the caller may open but not search has no "."; it is opened by name
  * then and proven the same directory. By name, the kernel would follow a
  * link planted since: harmless where the open does nothing but look
- * (O_PATH) or can open nothing but a directory (O_DIRECTORY); otherwise
- * with O_NOFOLLOW|O_DIRECTORY added, which F_GETFL shows.
+ * (O_PATH) or can open nothing but a directory (O_DIRECTORY), and
+ * impossible with O_NOFOLLOW; otherwise O_NOFOLLOW is added, which F_GETFL
+ * shows. (Without a link, the open stays in this directory, inside.)
  */
 static int open_last_dir(struct walk *w)
 {
@@ -662,8 +663,8 @@ static int open_last_dir(struct walk *w)
 
 	int flags = (int)w->how->flags;
 
-	if (!(flags & (O_PATH | O_DIRECTORY)))
-		flags |= O_NOFOLLOW | O_DIRECTORY;
+	if (!(flags & (O_PATH | O_DIRECTORY | O_NOFOLLOW)))
+		flags |= O_NOFOLLOW;
 	fd = open_candidate(parent->fd, w->name, flags,
 			    (unsigned int)w->how->mode);
 	return keep_if_same(w, fd, &dir->id);
@@ -825,6 +826,46 @@ static bool next_component(struct walk *w, size_t *len)
 	return true;
 }
 
+/*
+ * ".." as the last component: the directory the walk came through, opened
+ * with the caller's flags. Not through "." from it, which would need
+ * search permission there, where the kernel needs none: the kernel's ".."
+ * from the current directory, proven to be that very directory (a
+ * directory's open has nothing to undo if it is not). Unscoped, at the
+ * bottom, the kernel's ".." is the answer, as dotdot_at_bottom's.
+ */
+static int open_last_dotdot(struct walk *w)
+{
+	int flags = (int)w->how->flags;
+	unsigned int mode = (unsigned int)w->how->mode;
+	struct held_dir *cur = current(w);
+	struct dir_id id;
+	int err = check_search(w);
+
+	if (err < 0)
+		return err;
+	w->root_set = true;
+	if (w->depth == 0 && (w->resolve & SCOPED))
+		return (w->resolve & RESOLVE_BENEATH) ? -EXDEV : open_here(w);
+	int fd = open_candidate(cur->fd, "..", flags, mode);
+
+	if (fd < 0)
+		return fail();
+	if (identify(w, fd, "", &id) < 0) {
+		close_quietly(fd);
+		return fail();
+	}
+	if (w->depth == 0 ? (w->resolve & RESOLVE_NO_XDEV) &&
+				    !same_mount(&id, &cur->id) :
+			    digest_of(&id) != (w->depth == 1 ?
+							digest_of(&w->bottom.id) :
+							w->digest[w->depth - 1])) {
+		sys_close(fd);
+		return w->depth == 0 ? -EXDEV : -EAGAIN;
+	}
+	return hand_over(w, fd);
+}
+
 /* One component: ".", "..", or a name (the last one opened). */
 static int walk_component(struct walk *w, size_t len)
 {
@@ -834,6 +875,8 @@ static int walk_component(struct walk *w, size_t len)
 		err = check_search(w);
 		return err < 0 ? err : -ENAMETOOLONG;
 	}
+	if (strcmp(w->name, "..") == 0 && w->last)
+		return open_last_dotdot(w);
 	if (strcmp(w->name, ".") == 0 || strcmp(w->name, "..") == 0) {
 		err = w->name[1] ? step_dotdot(w) : check_search(w);
 		if (err < 0)
