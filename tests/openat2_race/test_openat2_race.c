@@ -3,8 +3,9 @@
  * loop, a directory inside the root with one outside it
  * (renameat2(RENAME_EXCHANGE)), and a directory inside with a symlink
  * outside, while the resolver resolves paths full of ".." under
- * RESOLVE_BENEATH and RESOLVE_IN_ROOT. No result may be outside the root:
- * the "secret" files above and beside the root are never inside it.
+ * RESOLVE_BENEATH and RESOLVE_IN_ROOT (O_PATH opens: directories too). No
+ * result may be outside the root: the "secret" files above and beside
+ * the root, and the directories that hold them, are never inside it.
  *
  * The same harness runs a naive walk (one that asks the kernel for "..",
  * as a resolver holding no chain of directories must) and requires it to
@@ -38,7 +39,8 @@
 
 static char base[] = "/tmp/openat2-race-XXXXXX";
 static int root_fd;
-static struct stat secrets[2]; /* base/secret, base/out/secret */
+/* base/secret, base/out/secret, and the directories base and base/out */
+static struct stat secrets[4];
 
 static void die(const char *what)
 {
@@ -105,6 +107,11 @@ static void build(void)
 	snprintf(path, sizeof path, "%s/out/secret", base);
 	if (stat(path, &secrets[1]) < 0)
 		die("stat out/secret");
+	if (stat(base, &secrets[2]) < 0)
+		die("stat base");
+	snprintf(path, sizeof path, "%s/out", base);
+	if (stat(path, &secrets[3]) < 0)
+		die("stat out");
 	snprintf(path, sizeof path, "%s/root", base);
 	root_fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (root_fd < 0)
@@ -149,6 +156,8 @@ static const char *const paths[] = {
 	DOWN UP4 UP4 UP4 "secret",               /* to the root */
 	DOWN UP4 UP4 UP4 "../out/secret",        /* above it */
 	"a/../a/b/../b/c/../../../secret",
+	"a/b/c/..",                              /* out, if c moved */
+	DOWN UP4 UP4 "../..",                    /* the same */
 };
 
 /* A walk that asks the kernel for "..", and stops climbing where its own
@@ -172,8 +181,7 @@ static int naive_open(int dirfd, const char *path, unsigned int resolve)
 			name = next;
 			continue;
 		}
-		fd = openat(cur, name, next ? O_PATH | O_NOFOLLOW | O_CLOEXEC :
-					     O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		fd = openat(cur, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 		close(cur);
 		if (fd < 0)
 			return -1;
@@ -188,7 +196,7 @@ enum walker { RESOLVER, NAIVE, KERNEL };
 
 static int open_by(enum walker who, const char *path, unsigned int resolve)
 {
-	struct open_how how = { .flags = O_RDONLY | O_CLOEXEC,
+	struct open_how how = { .flags = O_PATH | O_CLOEXEC,
 				.resolve = resolve };
 
 	switch (who) {
@@ -211,7 +219,7 @@ static bool is_secret(int fd)
 
 	if (fstat(fd, &st) < 0)
 		die("fstat");
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 4; i++)
 		if (st.st_dev == secrets[i].st_dev &&
 		    st.st_ino == secrets[i].st_ino)
 			return true;
