@@ -292,8 +292,12 @@ static void build_tree(struct tree *t, uint64_t seed)
 	t->bind = pick(&s, 3) != 0;
 	t->proc = pick(&s, 3) != 0;
 	if (t->mnt) {
+		/* Half the time nosymfollow (Linux 5.10): no link in it is
+		 * followed. */
+		unsigned long nosymfollow = pick(&s, 2) ? 256 /* MS_NOSYMFOLLOW */ : 0;
+
 		if (mkdir("/r/mnt", 0755) < 0 ||
-		    mount("none", "/r/mnt", "tmpfs", 0, "size=1m") < 0)
+		    mount("none", "/r/mnt", "tmpfs", nosymfollow, "size=1m") < 0)
 			die("mount /r/mnt");
 		write_file("/r/mnt/f");
 		mkdir("/r/mnt/a", 0755);
