@@ -832,36 +832,58 @@ static bool next_component(struct walk *w, size_t *len)
  * search permission there, where the kernel needs none: the kernel's ".."
  * from the current directory, proven to be that very directory (a
  * directory's open has nothing to undo if it is not). Unscoped, at the
- * bottom, the kernel's ".." is the answer, as dotdot_at_bottom's.
+ * bottom, the kernel's ".." is the answer, as dotdot_at_bottom's, once
+ * NO_XDEV has seen that it crosses no mount. O_TMPFILE makes a file in
+ * the directory instead: the walk's own ".." first, then ".".
  */
 static int open_last_dotdot(struct walk *w)
 {
 	int flags = (int)w->how->flags;
-	unsigned int mode = (unsigned int)w->how->mode;
 	struct held_dir *cur = current(w);
+	bool prove = w->depth > 0;
+	uint64_t expected = 0;
 	struct dir_id id;
 	int err = check_search(w);
 
 	if (err < 0)
 		return err;
 	w->root_set = true;
-	if (w->depth == 0 && (w->resolve & SCOPED))
-		return (w->resolve & RESOLVE_BENEATH) ? -EXDEV : open_here(w);
-	int fd = open_candidate(cur->fd, "..", flags, mode);
+	if ((w->depth == 0 && (w->resolve & SCOPED)) ||
+	    (flags & O_TMPFILE) == O_TMPFILE) {
+		err = step_dotdot(w);
+		return err < 0 ? err : open_here(w);
+	}
+	if (prove) {
+		expected = w->depth == 1 ? digest_of(&w->bottom.id) :
+					   w->digest[w->depth - 1];
+	} else if (w->resolve & RESOLVE_NO_XDEV) {
+		int probe = sys_openat(cur->fd, "..",
+				       O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
 
-	if (fd < 0)
-		return fail();
+		if (probe < 0 || identify(w, probe, "", &id) < 0) {
+			err = fail();
+			if (probe >= 0)
+				sys_close(probe);
+			return err;
+		}
+		sys_close(probe);
+		if (!same_mount(&id, &cur->id))
+			return -EXDEV;
+		prove = true;
+		expected = digest_of(&id);
+	}
+	int fd = open_candidate(cur->fd, "..", flags,
+				(unsigned int)w->how->mode);
+
+	if (fd < 0 || !prove)
+		return fd < 0 ? fail() : hand_over(w, fd);
 	if (identify(w, fd, "", &id) < 0) {
 		close_quietly(fd);
 		return fail();
 	}
-	if (w->depth == 0 ? (w->resolve & RESOLVE_NO_XDEV) &&
-				    !same_mount(&id, &cur->id) :
-			    digest_of(&id) != (w->depth == 1 ?
-							digest_of(&w->bottom.id) :
-							w->digest[w->depth - 1])) {
+	if (digest_of(&id) != expected) {
 		sys_close(fd);
-		return w->depth == 0 ? -EXDEV : -EAGAIN;
+		return -EAGAIN;
 	}
 	return hand_over(w, fd);
 }

@@ -272,12 +272,17 @@ static void creating_lands_where_the_kernel_puts_it(void **state)
 	close(fd);
 	assert_int_equal(unlinkat(root, "d1/made", 0), 0);
 	assert_int_equal(unlinkat(root, "abs_new", 0), 0);
-	/* O_TMPFILE: in the directory the path resolves to. */
+	/* O_TMPFILE: in the directory the path resolves to, ".." too. */
 	fd = resolve("abs", O_TMPFILE | O_RDWR, R);
 	assert_true(fd >= 0);
 	assert_int_equal(fstat(fd, &st), 0);
 	assert_true(S_ISREG(st.st_mode));
 	close(fd);
+	fd = resolve("d1/d2/..", O_TMPFILE | O_RDWR, B);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_refused("d1/..", O_CREAT | O_WRONLY, B, EISDIR);
+	assert_refused("d1/..", O_CREAT | O_EXCL | O_WRONLY, B, EEXIST);
 }
 
 static void magic_links_are_refused_where_the_kernel_refuses(void **state)
