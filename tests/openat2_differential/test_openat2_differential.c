@@ -86,20 +86,15 @@ static void die(const char *what)
 
 /* ---- the world: namespaces, a chroot, a tree ---- */
 
+/* The directory the world is mounted on: made and removed by main. */
+static char world_dir[] = "/tmp/openat2-differential-XXXXXX";
+
 static int enter_world(void)
 {
-	char dir[] = "/tmp/openat2-differential-XXXXXX";
-
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
-		die("make mounts private");
-	if (mkdtemp(dir) == NULL)
-		die("mkdtemp");
-	if (mount("none", dir, "tmpfs", 0, "size=8m") < 0)
+	if (mount("none", world_dir, "tmpfs", 0, "size=8m") < 0)
 		die("mount tmpfs");
-	if (chdir(dir) < 0 || chroot(".") < 0 || chdir("/") < 0)
+	if (chdir(world_dir) < 0 || chroot(".") < 0 || chdir("/") < 0)
 		die("chroot");
-	/* The mount point stays behind, empty, outside the chroot; the
-	 * namespace's end unmounts the tmpfs. */
 	if (mkdir("/proc", 0755) < 0 ||
 	    mount("proc", "/proc", "proc", 0, NULL) < 0)
 		die("mount procfs");
@@ -843,6 +838,10 @@ int main(void)
 		       strerror(errno));
 		return 77;
 	}
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		die("make mounts private");
+	if (mkdtemp(world_dir) == NULL)
+		die("mkdtemp");
 	/* pid 1 of a new pid namespace: its procfs shows no other process,
 	 * so no path reaches another process's root or cwd. */
 	fflush(stdout);
@@ -862,6 +861,10 @@ int main(void)
 	if (WIFSIGNALED(status))
 		printf("openat2-differential: killed by signal %d\n",
 		       WTERMSIG(status));
+	umount2(world_dir, MNT_DETACH);
+	if (rmdir(world_dir) < 0)
+		printf("openat2-differential: could not remove %s: %s\n",
+		       world_dir, strerror(errno));
 	/* _exit here too: with its pid 1 gone, the namespace takes no new
 	 * process, not even LeakSanitizer's tracer. */
 	fflush(stdout);
