@@ -129,11 +129,14 @@ static const char *const magic_starts[] = {
 };
 
 /* A path: a start (random words, a name in the tree, the same from the
- * root or from above, a magic link), then random words. */
+ * root or from above, a magic link), then random words. One pick() per
+ * expression: the order of a call's arguments is the compiler's, and a
+ * seed must give the same cases with gcc and clang. */
 static void make_path(uint64_t *s, char *buf, size_t size, bool for_link)
 {
 	/* Mostly none or one word more: most longer paths are ENOENT. */
 	unsigned int n = pick(s, 10) < 5 ? 0 : pick(s, for_link ? 2 : 3);
+	const char *from;
 	size_t len = 0;
 
 	buf[0] = '\0';
@@ -149,13 +152,13 @@ static void make_path(uint64_t *s, char *buf, size_t size, bool for_link)
 					known[pick(s, nknown)]);
 		break;
 	case 3:
-		len += (size_t)snprintf(buf, size, "%s%s",
-					pick(s, 2) ? "/r/" : "/",
+		from = pick(s, 2) ? "/r/" : "/";
+		len += (size_t)snprintf(buf, size, "%s%s", from,
 					known[pick(s, nknown)]);
 		break;
 	case 4:
-		len += (size_t)snprintf(buf, size, "%s%s",
-					pick(s, 2) ? "../" : "../../",
+		from = pick(s, 2) ? "../" : "../../";
+		len += (size_t)snprintf(buf, size, "%s%s", from,
 					known[pick(s, nknown)]);
 		break;
 	default:
@@ -250,8 +253,9 @@ static void build_tree(struct tree *t, uint64_t seed)
 	for (unsigned int i = 0, n = 2 + pick(&s, 4); i < n; i++) {
 		char path[PATH_MAX];
 
-		snprintf(path, sizeof path, "%s/%s", t->dirs[pick(&s, t->ndirs)],
-			 file_names[pick(&s, 2)]);
+		const char *dir = t->dirs[pick(&s, t->ndirs)];
+
+		snprintf(path, sizeof path, "%s/%s", dir, file_names[pick(&s, 2)]);
 		if (access(path, F_OK) < 0) {
 			write_file(path);
 			add_known(path);
@@ -260,8 +264,9 @@ static void build_tree(struct tree *t, uint64_t seed)
 	for (unsigned int i = 0, n = 3 + pick(&s, 6); i < n; i++) {
 		char path[PATH_MAX], target[128];
 
-		snprintf(path, sizeof path, "%s/%s", t->dirs[pick(&s, t->ndirs)],
-			 link_names[pick(&s, 5)]);
+		const char *dir = t->dirs[pick(&s, t->ndirs)];
+
+		snprintf(path, sizeof path, "%s/%s", dir, link_names[pick(&s, 5)]);
 		make_path(&s, target, sizeof target, true);
 		if (symlink(target, path) == 0) /* else the name is taken */
 			add_known(path);
