@@ -51,6 +51,11 @@ int main(void)
 	size_t len = 0;
 
 	setvbuf(stdout, NULL, _IONBF, 0);
+	/* Before the tree is made: nothing to leave behind. */
+	if (!counter_works()) {
+		printf("the heap counter sees nothing: cannot check\n");
+		return 1;
+	}
 	if (mkdtemp(dir) == NULL ||
 	    (tree = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0 ||
 	    close(openat(tree, "file", O_CREAT | O_WRONLY, 0644)) != 0 ||
@@ -104,10 +109,6 @@ int main(void)
 		{ NULL, 0, NULL, { 0, 0, 0 } },
 	};
 
-	if (!counter_works()) {
-		printf("the heap counter sees nothing: cannot check\n");
-		return 1;
-	}
 	for (const struct call *c = calls; c->what != NULL; c++) {
 		unsigned long before = heap_calls;
 		int fd = libexecveat_resolve_open(c->dirfd == 0    ? tree :

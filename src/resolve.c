@@ -660,14 +660,15 @@ static int open_last_dir(struct walk *w)
 	struct held_dir *parent = w->depth == 1 ?
 					  &w->bottom :
 					  &w->held[(w->depth - 1) % HELD];
-
 	int flags = (int)w->how->flags;
 
 	if (!(flags & (O_PATH | O_DIRECTORY | O_NOFOLLOW)))
 		flags |= O_NOFOLLOW;
 	fd = open_candidate(parent->fd, w->name, flags,
 			    (unsigned int)w->how->mode);
-	return keep_if_same(w, fd, &dir->id);
+	fd = keep_if_same(w, fd, &dir->id);
+	/* Not again from here: the walk has stepped into the directory. */
+	return fd == WALK_AGAIN ? -EAGAIN : fd;
 }
 
 /* Where NO_XDEV is asked: the last name may not be a mount crossed. */

@@ -131,6 +131,7 @@ static int make_tree(void **state)
 	at(root, "dangling", symlinkat("d1/new", root, "dangling"));
 	at(root, "dir_slash", symlinkat("d1/", root, "dir_slash"));
 	at(root, "file_link", symlinkat("file", root, "file_link"));
+	at(root, "link_link", symlinkat("file_link", root, "link_link"));
 	at(root, "to_outside", symlinkat("../outside", root, "to_outside"));
 	/* A chain of 41 links: l0 -> l1 -> ... -> l40 -> file. */
 	for (int i = 0; i <= 40; i++) {
@@ -243,6 +244,9 @@ static void trailing_slash_wants_a_directory_and_follows(void **state)
 	(void)state;
 	assert_refused("file/", O_RDONLY, B, ENOTDIR);
 	assert_refused("file_link/", O_PATH | O_NOFOLLOW, B, ENOTDIR);
+	/* For the rest of the lookup: the link its text names too. */
+	assert_refused("link_link/", O_PATH | O_NOFOLLOW, B, ENOTDIR);
+	assert_opens("link_link", O_PATH | O_NOFOLLOW, B, "link_link");
 	assert_opens("dir_slash", O_RDONLY, B, "d1");
 	assert_opens("abs/", O_PATH | O_NOFOLLOW, R, "d1");
 	assert_refused("newdir/", O_CREAT | O_WRONLY, B, EISDIR);

@@ -86,20 +86,15 @@ static void die(const char *what)
 
 /* ---- the world: namespaces, a chroot, a tree ---- */
 
+/* The directory the world is mounted on: made and removed by main. */
+static char world_dir[] = "/tmp/openat2-differential-XXXXXX";
+
 static int enter_world(void)
 {
-	char dir[] = "/tmp/openat2-differential-XXXXXX";
-
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
-		die("make mounts private");
-	if (mkdtemp(dir) == NULL)
-		die("mkdtemp");
-	if (mount("none", dir, "tmpfs", 0, "size=8m") < 0)
+	if (mount("none", world_dir, "tmpfs", 0, "size=8m") < 0)
 		die("mount tmpfs");
-	if (chdir(dir) < 0 || chroot(".") < 0 || chdir("/") < 0)
+	if (chdir(world_dir) < 0 || chroot(".") < 0 || chdir("/") < 0)
 		die("chroot");
-	/* The mount point stays behind, empty, outside the chroot; the
-	 * namespace's end unmounts the tmpfs. */
 	if (mkdir("/proc", 0755) < 0 ||
 	    mount("proc", "/proc", "proc", 0, NULL) < 0)
 		die("mount procfs");
@@ -134,11 +129,14 @@ static const char *const magic_starts[] = {
 };
 
 /* A path: a start (random words, a name in the tree, the same from the
- * root or from above, a magic link), then random words. */
+ * root or from above, a magic link), then random words. One pick() per
+ * expression: the order of a call's arguments is the compiler's, and a
+ * seed must give the same cases with gcc and clang. */
 static void make_path(uint64_t *s, char *buf, size_t size, bool for_link)
 {
 	/* Mostly none or one word more: most longer paths are ENOENT. */
 	unsigned int n = pick(s, 10) < 5 ? 0 : pick(s, for_link ? 2 : 3);
+	const char *from;
 	size_t len = 0;
 
 	buf[0] = '\0';
@@ -154,13 +152,13 @@ static void make_path(uint64_t *s, char *buf, size_t size, bool for_link)
 					known[pick(s, nknown)]);
 		break;
 	case 3:
-		len += (size_t)snprintf(buf, size, "%s%s",
-					pick(s, 2) ? "/r/" : "/",
+		from = pick(s, 2) ? "/r/" : "/";
+		len += (size_t)snprintf(buf, size, "%s%s", from,
 					known[pick(s, nknown)]);
 		break;
 	case 4:
-		len += (size_t)snprintf(buf, size, "%s%s",
-					pick(s, 2) ? "../" : "../../",
+		from = pick(s, 2) ? "../" : "../../";
+		len += (size_t)snprintf(buf, size, "%s%s", from,
 					known[pick(s, nknown)]);
 		break;
 	default:
@@ -255,8 +253,9 @@ static void build_tree(struct tree *t, uint64_t seed)
 	for (unsigned int i = 0, n = 2 + pick(&s, 4); i < n; i++) {
 		char path[PATH_MAX];
 
-		snprintf(path, sizeof path, "%s/%s", t->dirs[pick(&s, t->ndirs)],
-			 file_names[pick(&s, 2)]);
+		const char *dir = t->dirs[pick(&s, t->ndirs)];
+
+		snprintf(path, sizeof path, "%s/%s", dir, file_names[pick(&s, 2)]);
 		if (access(path, F_OK) < 0) {
 			write_file(path);
 			add_known(path);
@@ -265,8 +264,9 @@ static void build_tree(struct tree *t, uint64_t seed)
 	for (unsigned int i = 0, n = 3 + pick(&s, 6); i < n; i++) {
 		char path[PATH_MAX], target[128];
 
-		snprintf(path, sizeof path, "%s/%s", t->dirs[pick(&s, t->ndirs)],
-			 link_names[pick(&s, 5)]);
+		const char *dir = t->dirs[pick(&s, t->ndirs)];
+
+		snprintf(path, sizeof path, "%s/%s", dir, link_names[pick(&s, 5)]);
 		make_path(&s, target, sizeof target, true);
 		if (symlink(target, path) == 0) /* else the name is taken */
 			add_known(path);
@@ -843,6 +843,10 @@ int main(void)
 		       strerror(errno));
 		return 77;
 	}
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		die("make mounts private");
+	if (mkdtemp(world_dir) == NULL)
+		die("mkdtemp");
 	/* pid 1 of a new pid namespace: its procfs shows no other process,
 	 * so no path reaches another process's root or cwd. */
 	fflush(stdout);
@@ -862,6 +866,10 @@ int main(void)
 	if (WIFSIGNALED(status))
 		printf("openat2-differential: killed by signal %d\n",
 		       WTERMSIG(status));
+	umount2(world_dir, MNT_DETACH);
+	if (rmdir(world_dir) < 0)
+		printf("openat2-differential: could not remove %s: %s\n",
+		       world_dir, strerror(errno));
 	/* _exit here too: with its pid 1 gone, the namespace takes no new
 	 * process, not even LeakSanitizer's tracer. */
 	fflush(stdout);

@@ -66,6 +66,8 @@ static void make(const char *rel, bool dir)
  *   base/out/secret             beside the root
  *   base/out/x/b/c/d/1/.../8    swapped with root/a
  *   base/out/link -> ../../../..  swapped with root/a/b/c
+ *   base/root/target            a file, swapped with
+ *   base/out/evil -> BASE/secret  an absolute link out of the root
  */
 #define CHAIN "b/c/d/1/2/3/4/5/6/7/8"
 
@@ -101,6 +103,13 @@ static void build(void)
 	snprintf(path, sizeof path, "%s/out/link", base);
 	if (symlink("../../../..", path) < 0)
 		die("symlink");
+	make("root/target", false);
+	char target[256];
+
+	snprintf(target, sizeof target, "%s/secret", base);
+	snprintf(path, sizeof path, "%s/out/evil", base);
+	if (symlink(target, path) < 0)
+		die("symlink evil");
 	snprintf(path, sizeof path, "%s/secret", base);
 	if (stat(path, &secrets[0]) < 0)
 		die("stat secret");
@@ -134,8 +143,11 @@ static pid_t start_swapper(void)
 		_exit(1);
 
 	for (unsigned long i = 0;; i++) {
-		if (i % 3 == 0)
+		if (i % 4 == 0)
 			syscall(SYS_renameat2, root, "a", out, "x",
+				RENAME_EXCHANGE);
+		else if (i % 4 == 1)
+			syscall(SYS_renameat2, root, "target", out, "evil",
 				RENAME_EXCHANGE);
 		else
 			syscall(SYS_renameat2, b_in, "c", out, "link",
@@ -156,6 +168,8 @@ static const char *const paths[] = {
 	DOWN UP4 UP4 UP4 "secret",               /* to the root */
 	DOWN UP4 UP4 UP4 "../out/secret",        /* above it */
 	"a/../a/b/../b/c/../../../secret",
+	"target",                                /* the link, if swapped */
+	"a/../target",
 	"a/b/c/..",                              /* out, if c moved */
 	DOWN UP4 UP4 "../..",                    /* the same */
 };
