@@ -1,9 +1,11 @@
 /*
- * libexecveat: execveat() for every libc, and an fexecve() that works
- * without /proc.
+ * libexecveat: execveat() for every libc, an fexecve() that works without
+ * /proc, and (since 1.1) an openat2() that resolves RESOLVE_BENEATH and
+ * the other RESOLVE_ flags itself where the system call is refused.
  *
  * Link with -lexecveat (pkg-config: execveat), or preload libexecveat.so.1
- * to replace fexecve() in programs that were built against glibc.
+ * to replace fexecve() and openat2() in programs that were built against
+ * glibc.
  */
 #ifndef EXECVEAT_H
 #define EXECVEAT_H
@@ -11,7 +13,46 @@
 /* <unistd.h> first: glibc 2.34+ declares both functions there, and ours
  * must come after it and match it exactly, exception specification and all. */
 #include <fcntl.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <unistd.h>
+
+/*
+ * struct open_how and the RESOLVE_ flags: the kernel's own header where it
+ * is installed (glibc 2.43's <fcntl.h> takes them from there too), else
+ * glibc 2.43's definitions if <fcntl.h> gave them (it defines RESOLVE_
+ * and struct open_how together), else ours, with the kernel's layout.
+ */
+#if defined(__has_include)
+#if __has_include(<linux/openat2.h>)
+#include <linux/openat2.h>
+#endif
+#endif
+#if !defined(_LINUX_OPENAT2_H) && !defined(RESOLVE_NO_XDEV)
+struct open_how {
+	uint64_t flags;   /* O_ flags */
+	uint64_t mode;    /* for O_CREAT and O_TMPFILE only */
+	uint64_t resolve; /* RESOLVE_ flags */
+};
+#endif
+#ifndef RESOLVE_NO_XDEV
+#define RESOLVE_NO_XDEV 0x01       /* no mount crossings */
+#endif
+#ifndef RESOLVE_NO_MAGICLINKS
+#define RESOLVE_NO_MAGICLINKS 0x02 /* no procfs magic links */
+#endif
+#ifndef RESOLVE_NO_SYMLINKS
+#define RESOLVE_NO_SYMLINKS 0x04   /* no symlinks at all */
+#endif
+#ifndef RESOLVE_BENEATH
+#define RESOLVE_BENEATH 0x08       /* fail (EXDEV) rather than leave dirfd */
+#endif
+#ifndef RESOLVE_IN_ROOT
+#define RESOLVE_IN_ROOT 0x10       /* dirfd is "/" and ".." stops there */
+#endif
+#ifndef RESOLVE_CACHED
+#define RESOLVE_CACHED 0x20        /* only from the dentry cache, or EAGAIN */
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -74,6 +115,35 @@ int execveat(int dirfd, const char *pathname, char *const argv[],
  *         EBADF if @p fd is not open; otherwise the error of the exec.
  */
 int fexecve(int fd, char *const argv[], char *const envp[]) EXECVEAT_NOTHROW;
+
+/**
+ * Open @p pathname relative to @p dirfd as the openat2(2) system call does
+ * (Linux 5.6), with glibc 2.43's prototype. Since libexecveat 1.1.
+ *
+ * Makes that one system call and returns its answer unchanged. Only where
+ * the call itself is refused (ENOSYS or EPERM: a kernel before 5.6,
+ * qemu-user, a seccomp policy) does it check @p how as the kernel would
+ * and resolve @p pathname itself, one component at a time, without /proc,
+ * never leaving @p dirfd under RESOLVE_BENEATH or RESOLVE_IN_ROOT; there
+ * RESOLVE_CACHED gets EAGAIN. openat2(3) lists where that answer can
+ * differ from the kernel's.
+ *
+ * Safe in a signal handler and in a vfork() child: it allocates nothing
+ * and takes no locks. Unlike glibc's, not a cancellation point.
+ *
+ * @param how   flags, mode and resolve; @p size bytes of it are read, and
+ *              bytes past struct open_how must be zero
+ * @param size  sizeof(struct open_how), or more (at most a page)
+ *
+ * @return a new file descriptor, or -1 with errno set as the kernel sets
+ *         it (EFAULT for a NULL @p pathname or @p how, as the system call
+ *         gives).
+ *
+ * Declared without glibc's __THROW, as glibc 2.43 declares it (a
+ * cancellation point there), so that the two declarations agree in C++.
+ */
+int openat2(int dirfd, const char *pathname, const struct open_how *how,
+	    size_t size);
 
 #ifdef __cplusplus
 }

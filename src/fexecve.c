@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
+#include "call_refused.h"
 #include "cloexec_script.h"
 #include "execveat.h"
 #include "exports.h"
@@ -29,17 +30,14 @@ _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "atomic int must be lock-free");
 static atomic_int execveat_missing;
 
 /*
- * ENOSYS: the kernel is older than 3.19, a qemu-user emulator has no
- * execveat (Debian 12's 7.2 has none), or a seccomp policy signals an
- * unknown system call that way. EPERM: a seccomp policy refusing it (an
- * allow-list whose default errno is EPERM and that does not list execveat,
- * or a systemd unit whose SystemCallFilter= denies it, with
- * SystemCallErrorNumber=EPERM). Every other error is about the file or the
- * arguments, and /proc would only repeat it.
+ * Only a refusal of execveat itself (call_refused.h) makes /proc worth
+ * asking: every other error is about the file or the arguments, and /proc
+ * would only repeat it. An EPERM that is the file's own gets the same
+ * exec of the same verified file, which fails the same way.
  */
 static bool fallback_allowed(int execveat_errno)
 {
-	return execveat_errno == ENOSYS || execveat_errno == EPERM;
+	return errno_may_be_refusal(execveat_errno);
 }
 
 #define PROC_REFUSED 1

@@ -16,6 +16,7 @@
 #ifndef EXECVEAT_SYS_H
 #define EXECVEAT_SYS_H
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -55,6 +56,15 @@ static inline int sys_execveat(int dirfd, const char *path, char *const argv[],
 {
 	return (int)syscall(EXECVEAT_NR, (long)dirfd, SYS_ARG_PTR(path),
 			    SYS_ARG_PTR(argv), SYS_ARG_PTR(envp), (long)flags);
+}
+
+/* openat2; how is passed as void, so that this header needs no struct
+ * open_how and the probe can pass what no caller could. */
+static inline int sys_openat2(int dirfd, const char *path, const void *how,
+			      size_t size)
+{
+	return (int)syscall(OPENAT2_NR, (long)dirfd, SYS_ARG_PTR(path),
+			    SYS_ARG_PTR(how), (long)size);
 }
 
 static inline int sys_execve(const char *path, char *const argv[],
@@ -126,6 +136,94 @@ static inline int sys_open_read(const char *path)
 {
 	return (int)syscall(SYS_openat, (long)AT_FDCWD, SYS_ARG_PTR(path),
 			    (long)(O_RDONLY | O_CLOEXEC), 0L);
+}
+
+/*
+ * The calls of openat2's userspace resolver (resolve.c). openat rather
+ * than open: every step of the walk is relative to a directory fd.
+ */
+static inline int sys_openat(int dirfd, const char *path, int flags,
+			     unsigned int mode)
+{
+	return (int)syscall(SYS_openat, (long)dirfd, SYS_ARG_PTR(path),
+			    (long)flags, (long)mode);
+}
+
+static inline long sys_readlinkat(int dirfd, const char *path, char *buf,
+				  size_t size)
+{
+	return syscall(SYS_readlinkat, (long)dirfd, SYS_ARG_PTR(path),
+		       SYS_ARG_PTR(buf), (long)size);
+}
+
+/*
+ * statx (Linux 4.11; glibc's wrapper is 2.28+, musl 1.2.3 has none, so
+ * always raw). The layout is the kernel's, declared here because musl's
+ * headers do not declare it; the caller falls back to fstat where statx
+ * is refused or absent, losing only the mount id.
+ */
+struct sys_statx_time {
+	int64_t tv_sec;
+	uint32_t tv_nsec;
+	int32_t reserved;
+};
+
+struct sys_statx {
+	uint32_t stx_mask;
+	uint32_t stx_blksize;
+	uint64_t stx_attributes;
+	uint32_t stx_nlink;
+	uint32_t stx_uid;
+	uint32_t stx_gid;
+	uint16_t stx_mode;
+	uint16_t spare0;
+	uint64_t stx_ino;
+	uint64_t stx_size;
+	uint64_t stx_blocks;
+	uint64_t stx_attributes_mask;
+	struct sys_statx_time stx_atime, stx_btime, stx_ctime, stx_mtime;
+	uint32_t stx_rdev_major;
+	uint32_t stx_rdev_minor;
+	uint32_t stx_dev_major;
+	uint32_t stx_dev_minor;
+	uint64_t stx_mnt_id;
+	uint64_t spare[13]; /* later fields, and room for more */
+};
+_Static_assert(sizeof(struct sys_statx) == 256 &&
+		       offsetof(struct sys_statx, stx_mnt_id) == 144,
+	       "struct sys_statx must have the kernel's struct statx layout");
+
+#define SYS_STATX_TYPE 0x0001U
+#define SYS_STATX_MODE 0x0002U
+#define SYS_STATX_INO 0x0100U
+#define SYS_STATX_BTIME 0x0800U
+#define SYS_STATX_MNT_ID 0x1000U
+
+#ifdef SYS_statx
+static inline int sys_statx(int dirfd, const char *path, int flags,
+			    unsigned int mask, struct sys_statx *stx)
+{
+	return (int)syscall(SYS_statx, (long)dirfd, SYS_ARG_PTR(path),
+			    (long)flags, (long)mask, SYS_ARG_PTR(stx));
+}
+#else
+static inline int sys_statx(int dirfd, const char *path, int flags,
+			    unsigned int mask, struct sys_statx *stx)
+{
+	(void)dirfd, (void)path, (void)flags, (void)mask, (void)stx;
+	errno = ENOSYS;
+	return -1;
+}
+#endif
+
+static inline int sys_fstatfs(int fd, struct statfs *sfs)
+{
+#ifdef SYS_fstatfs64
+	return (int)syscall(SYS_fstatfs64, (long)fd, (long)sizeof(*sfs),
+			    SYS_ARG_PTR(sfs));
+#else
+	return (int)syscall(SYS_fstatfs, (long)fd, SYS_ARG_PTR(sfs));
+#endif
 }
 
 static inline int sys_close(int fd)

@@ -1,5 +1,5 @@
 /*
- * The execveat system-call number for the ABI being built.
+ * The execveat and openat2 system-call numbers for the ABI being built.
  *
  * The number is taken from the kernel headers and checked against a table
  * of our own, so that a wrong or missing header breaks the build (naming
@@ -9,6 +9,9 @@
  * i386 and __X32_SYSCALL_BIT + 543 on x32. Linux merged execveat in 3.19
  * with the numbers below; the draft's numbers are renameat2, renameat2 and
  * io_setup today, so they must never be used.
+ *
+ * openat2 (Linux 5.6) came after the architectures' tables were aligned:
+ * 437 on every ABI, x32's with its bit.
  */
 #ifndef EXECVEAT_SYSCALL_NUMBERS_H
 #define EXECVEAT_SYSCALL_NUMBERS_H
@@ -21,23 +24,34 @@
 #define EXECVEAT_NR __NR_execveat
 #endif
 
+#if defined(SYS_openat2)
+#define OPENAT2_NR SYS_openat2
+#elif defined(__NR_openat2)
+#define OPENAT2_NR __NR_openat2
+#endif
+
 #if defined(__x86_64__) && defined(__ILP32__)
 #define EXECVEAT_ABI "x32"
 #define EXECVEAT_EXPECTED_NR (0x40000000 + 545) /* __X32_SYSCALL_BIT + 545 */
+#define OPENAT2_EXPECTED_NR (0x40000000 + 437)
 #elif defined(__x86_64__)
 #define EXECVEAT_ABI "x86_64"
 #define EXECVEAT_EXPECTED_NR 322
+#define OPENAT2_EXPECTED_NR 437
 #elif defined(__i386__)
 #define EXECVEAT_ABI "i386"
 #define EXECVEAT_EXPECTED_NR 358
+#define OPENAT2_EXPECTED_NR 437
 #elif defined(__arm__) && defined(__ARM_EABI__)
 #define EXECVEAT_ABI "arm (EABI)"
 #define EXECVEAT_EXPECTED_NR 387
+#define OPENAT2_EXPECTED_NR 437
 #elif defined(__aarch64__) || (defined(__riscv) && __riscv_xlen == 64) || \
 	defined(__loongarch64)
 /* The asm-generic table, shared by the ABIs that joined Linux after 2012. */
 #define EXECVEAT_ABI "asm-generic (aarch64, riscv64, loongarch64)"
 #define EXECVEAT_EXPECTED_NR 281
+#define OPENAT2_EXPECTED_NR 437
 #endif
 
 #ifndef EXECVEAT_ABI
@@ -54,6 +68,18 @@ _Static_assert(0, "the kernel headers define no execveat number for "
 #ifdef EXECVEAT_EXPECTED_NR
 _Static_assert(EXECVEAT_NR == EXECVEAT_EXPECTED_NR,
 	       "the kernel headers' execveat number disagrees with the "
+	       "mainline number for " EXECVEAT_ABI);
+#endif
+
+#ifndef OPENAT2_NR
+_Static_assert(0, "the kernel headers define no openat2 number for "
+		  EXECVEAT_ABI);
+#define OPENAT2_NR (-1)
+#endif
+
+#ifdef OPENAT2_EXPECTED_NR
+_Static_assert(OPENAT2_NR == OPENAT2_EXPECTED_NR,
+	       "the kernel headers' openat2 number disagrees with the "
 	       "mainline number for " EXECVEAT_ABI);
 #endif
 

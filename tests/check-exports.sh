@@ -1,7 +1,9 @@
 #!/bin/sh
 # The library's dynamic symbol table is its ABI: exactly execveat and
-# fexecve in EXECVEAT_1.0, fexecve once more in glibc's node when there is
-# one, the version nodes themselves, and nothing else. And it must load
+# fexecve in EXECVEAT_1.0, openat2 in EXECVEAT_1.1, fexecve and openat2
+# once more in glibc's nodes when there are (GLIBC_2.43 for openat2), the
+# version nodes themselves, and nothing else. A GLIBC_2.43 node that the
+# library defines asks nothing of the C library it loads into. And it must load
 # into processes of glibc 2.17 and later: no undefined symbol may need a
 # newer glibc version.
 #
@@ -12,12 +14,16 @@ glibc_node=${2:-}
 newest_allowed=2.17
 
 expected="EXECVEAT_1.0
+EXECVEAT_1.1
 execveat@@EXECVEAT_1.0
-fexecve@@EXECVEAT_1.0"
+fexecve@@EXECVEAT_1.0
+openat2@@EXECVEAT_1.1"
 if [ -n "$glibc_node" ]; then
 	expected="$expected
 $glibc_node
-fexecve@$glibc_node"
+fexecve@$glibc_node
+GLIBC_2.43
+openat2@GLIBC_2.43"
 fi
 expected=$(printf '%s\n' "$expected" | LC_ALL=C sort)
 

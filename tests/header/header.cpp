@@ -1,5 +1,7 @@
-// The public header in C++ (g++ defines _GNU_SOURCE, so glibc declares both
-// functions too): it must compile beside those declarations.
+// The public header in C++ (g++ defines _GNU_SOURCE, so glibc declares
+// execveat, and from 2.43 openat2, too): it must compile beside those
+// declarations, whose exception specifications it must repeat.
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "execveat.h"
@@ -9,4 +11,7 @@
 extern int (*const execveat_fn)(int, const char *, char *const[],
 				char *const[], int) = execveat;
 extern int (*const fexecve_fn)(int, char *const[], char *const[]) = fexecve;
+extern int (*const openat2_fn)(int, const char *, const struct open_how *,
+			       size_t) = openat2;
 extern const int flags = AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW | AT_EXECVE_CHECK;
+extern const struct open_how how = { O_RDONLY, 0, RESOLVE_BENEATH };

@@ -4,4 +4,9 @@
 int (*const execveat_fn)(int, const char *, char *const[], char *const[],
 			 int) = execveat;
 int (*const fexecve_fn)(int, char *const[], char *const[]) = fexecve;
+int (*const openat2_fn)(int, const char *, const struct open_how *,
+			size_t) = openat2;
 const int flags = AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW | AT_EXECVE_CHECK;
+const struct open_how how = { 0, 0, RESOLVE_NO_XDEV | RESOLVE_NO_MAGICLINKS |
+	RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH | RESOLVE_CACHED };
+const int in_root = RESOLVE_IN_ROOT;

@@ -35,11 +35,19 @@ struct bpf_program_classic {
 #define SECCOMP_FAIL_WITH 0x00050000u /* | errno */
 #define SECCOMP_FILTER_MODE 2
 
-static int load_execveat_filter(int err)
+#if defined(SYS_openat2)
+#define OPENAT2_NR SYS_openat2
+#elif defined(__x86_64__) && defined(__ILP32__)
+#define OPENAT2_NR (0x40000000 + 437) /* older C libraries lack the name */
+#else
+#define OPENAT2_NR 437
+#endif
+
+static int load_syscall_filter(uint32_t nr, int err)
 {
 	struct bpf_insn_classic insns[] = {
 		{ LOAD_WORD_AT, 0, 0, SECCOMP_DATA_NR },
-		{ JUMP_IF_EQUAL, 0, 1, (uint32_t)SYS_execveat },
+		{ JUMP_IF_EQUAL, 0, 1, nr },
 		{ RETURN, 0, 0, SECCOMP_FAIL_WITH | ((uint32_t)err & 0xffff) },
 		{ RETURN, 0, 0, SECCOMP_ALLOW },
 	};
@@ -61,5 +69,26 @@ int block_execveat(int err)
 	 * that is the world asked for, and no filter is needed. */
 	if (execveat_refusal() == err)
 		return 0;
-	return load_execveat_filter(err);
+	return load_syscall_filter((uint32_t)SYS_execveat, err);
+}
+
+long raw_openat2(int dirfd, const char *path, const void *how, size_t size)
+{
+	return syscall(OPENAT2_NR, (long)dirfd, (long)(uintptr_t)path,
+		       (long)(uintptr_t)how, (long)size);
+}
+
+int openat2_refusal(void)
+{
+	if (raw_openat2(-1, NULL, NULL, 0) == -1 &&
+	    (errno == ENOSYS || errno == EPERM))
+		return errno;
+	return 0;
+}
+
+int block_openat2(int err)
+{
+	if (openat2_refusal() == err)
+		return 0;
+	return load_syscall_filter((uint32_t)OPENAT2_NR, err);
 }

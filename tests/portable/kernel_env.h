@@ -7,10 +7,25 @@
 #ifndef TESTS_PORTABLE_KERNEL_ENV_H
 #define TESTS_PORTABLE_KERNEL_ENV_H
 
+#include <stddef.h>
+
 #include "proc_mounts.h"
 
 /* Makes every execveat fail with err: a seccomp filter, unless execveat
  * is refused with err here already. */
 int block_execveat(int err);
+
+/* The same for openat2 (Linux 5.6, number 437 on every ABI; x32 with its
+ * bit), which the C library may have no number or wrapper for. The filter
+ * is the calling thread's (and its later children's) only. */
+int block_openat2(int err);
+
+/* The raw openat2 system call. */
+long raw_openat2(int dirfd, const char *path, const void *how, size_t size);
+
+/* 0 where openat2 is there; else the errno every call gets (ENOSYS under
+ * qemu-user 7.2 and kernels before 5.6). Asked with size 0, which a
+ * kernel that has the call rejects (EINVAL) before looking at anything. */
+int openat2_refusal(void);
 
 #endif /* TESTS_PORTABLE_KERNEL_ENV_H */

@@ -33,8 +33,11 @@ pc=$(printf '%s\n' "${expected[@]}" | grep '/execveat\.pc$')
 libdir=$root/$(dirname "$(dirname "$pc")")
 [ "$(readlink "$libdir/libexecveat.so")" = libexecveat.so.1 ] ||
 	fail "libexecveat.so does not link to libexecveat.so.1"
-[ "$(readlink "$libdir/libexecveat.so.1")" = libexecveat.so.1.0.0 ] ||
-	fail "libexecveat.so.1 does not link to libexecveat.so.1.0.0"
+# The soname links to the file of this release, libexecveat.so.1.MINOR.PATCH.
+case $(readlink "$libdir/libexecveat.so.1") in
+libexecveat.so.1.[0-9]*.[0-9]*) ;;
+*) fail "libexecveat.so.1 does not link to a libexecveat.so.1.MINOR.PATCH" ;;
+esac
 
 # pkg-config on the install tree, as if it were the system's.
 flags=$(PKG_CONFIG_SYSROOT_DIR=$dest PKG_CONFIG_LIBDIR=$libdir/pkgconfig \

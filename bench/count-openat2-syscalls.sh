@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Counts the system calls the library's openat2 makes on its fast path,
+# with strace: exactly one, openat2 itself, whose answer is returned.
+# (Calls that a seccomp filter refuses never reach strace here, so the
+# refused worlds' counts are the resolver benchmark's, by other means.)
+#
+#   count-openat2-syscalls.sh OPENAT2-ONCE
+set -euo pipefail
+subject=$1
+if ! command -v strace >/dev/null; then
+	echo "SKIP: strace is not installed (.ci/install-deps installs it)"
+	exit 77
+fi
+if ! why=$(strace -q -o /dev/null true 2>&1); then
+	echo "SKIP: strace cannot trace here: $why"
+	exit 77
+fi
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+strace -q -o "$log" "$subject" || { echo "openat2-once failed"; exit 1; }
+calls=$(awk '/^write\(-1, "openat2-once: returned"/ { exit }
+	marked { print }
+	/^write\(-1, "openat2-once: calling openat2"/ { marked = 1 }' "$log")
+n=$(printf '%s\n' "$calls" | grep -c .) || true
+echo "fast path: $n system call(s):"
+printf '  %s\n' "$calls"
+if [ "$n" -ne 1 ] ||
+	! printf '%s\n' "$calls" | grep -Eq '^openat2\([0-9]+, "file", \{flags=.*resolve=RESOLVE_BENEATH\}, 24\) = [0-9]+$'; then
+	echo "FAIL: the fast path must be the one openat2 call"
+	exit 1
+fi
+echo "ok: one openat2"

@@ -1,0 +1,24 @@
+/*
+ * The checks openat2(2) makes of its arguments before it looks at any
+ * path, for the fallback to make where the kernel cannot: the fast path
+ * leaves them to the kernel.
+ */
+#ifndef EXECVEAT_OPEN_HOW_CHECK_H
+#define EXECVEAT_OPEN_HOW_CHECK_H
+
+#include <stddef.h>
+
+/*
+ * The kernel's errno for how (a struct open_how, read as three 64-bit
+ * words, flags, mode and resolve, plus size - 24 bytes that must be zero)
+ * and size, or 0 when it would go on to the lookup. As Linux 6.18 answers,
+ * in its order: size below 24 EINVAL; above a page E2BIG; how NULL
+ * EFAULT; a non-zero byte past the struct E2BIG; unknown O_ or RESOLVE_
+ * bits, BENEATH with IN_ROOT, a mode without O_CREAT or O_TMPFILE or with
+ * bits above 07777, O_CREAT with O_DIRECTORY, O_TMPFILE without write
+ * access, O_PATH with a flag O_PATH does not take: EINVAL; RESOLVE_CACHED
+ * with O_CREAT, O_TRUNC or O_TMPFILE: EAGAIN.
+ */
+int libexecveat_open_how_errno(const void *how, size_t size);
+
+#endif /* EXECVEAT_OPEN_HOW_CHECK_H */

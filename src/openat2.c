@@ -1,0 +1,118 @@
+/*
+ * openat2(): the system call; where the call itself is refused, the
+ * kernel's argument checks and a resolver of our own (resolve.c).
+ *
+ * _GNU_SOURCE stays undefined: glibc 2.43 declares openat2 __nonnull
+ * ((2, 3)) under it, and the fallback's NULL checks must survive (they go
+ * through pointer_is_null() as well).
+ */
+#ifdef _GNU_SOURCE
+#error "build openat2.c without _GNU_SOURCE (see above)"
+#endif
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "call_refused.h"
+#include "execveat.h"
+#include "exports.h"
+#include "null_check.h"
+#include "open_how_check.h"
+/* struct open_how came with the public header, whatever defined it. */
+#define EXECVEAT_OPEN_HOW_DEFINED 1
+#include "resolve.h"
+#include "sys.h"
+
+/* open_how_check.c reads how as three 64-bit words. */
+_Static_assert(sizeof(struct open_how) == 24 &&
+		       offsetof(struct open_how, mode) == 8 &&
+		       offsetof(struct open_how, resolve) == 16,
+	       "struct open_how must have the kernel's layout");
+
+/* openat2 runs in signal handlers and vfork children: a lock-free atomic,
+ * never a lock. */
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "atomic int must be lock-free");
+
+/*
+ * Set when the probe last found openat2 refused, so that the next call
+ * asks the probe first instead of making a call that will be refused.
+ * Filters belong to threads, and a vfork child writes this flag into its
+ * parent's memory, so it may be stale: it only chooses which call comes
+ * first, and the probe decides. A stale flag costs one system call, never
+ * a different answer.
+ */
+static atomic_int openat2_refused;
+
+/*
+ * Whether openat2 itself is refused here (this thread, now): a call that
+ * the kernel rejects before looking at any file (size 0: EINVAL), so that
+ * no file, fanotify watch or security module can answer it. A refusal
+ * answers it with its ENOSYS or EPERM instead. Leaves errno as it was.
+ */
+static bool openat2_call_refused(void)
+{
+	int saved_errno = errno;
+	bool refused = sys_openat2(-1, NULL, NULL, 0) < 0 &&
+		       errno_may_be_refusal(errno);
+
+	atomic_store_explicit(&openat2_refused, refused, memory_order_relaxed);
+	errno = saved_errno;
+	return refused;
+}
+
+/* What the kernel would have answered, without the kernel's openat2. */
+static int open_without_openat2(int dirfd, const char *path,
+				const struct open_how *how, size_t size)
+{
+	int err = libexecveat_open_how_errno(how, size);
+
+	/* The kernel copies the path in only after judging how. */
+	if (err == 0 && pointer_is_null(path))
+		err = EFAULT;
+	/* The kernel may always answer a cached lookup so; this walk is
+	 * never one. */
+	if (err == 0 && (how->resolve & RESOLVE_CACHED))
+		err = EAGAIN;
+	if (err != 0) {
+		errno = err;
+		return -1;
+	}
+	return libexecveat_resolve_open(dirfd, path, how);
+}
+
+__typeof__(openat2) libexecveat_openat2;
+
+EXECVEAT_EXPORT int libexecveat_openat2(int dirfd, const char *path,
+					const struct open_how *how, size_t size)
+{
+	int fd;
+
+	if (atomic_load_explicit(&openat2_refused, memory_order_relaxed) &&
+	    openat2_call_refused())
+		return open_without_openat2(dirfd, path, how, size);
+
+	fd = sys_openat2(dirfd, path, how, size);
+	if (fd >= 0 || !errno_may_be_refusal(errno))
+		return fd;
+	/* ENOSYS or EPERM: the policy's, or the file's own (O_NOATIME on
+	 * another user's file, fanotify, a security module)? */
+	if (openat2_call_refused())
+		return open_without_openat2(dirfd, path, how, size);
+	return -1;
+}
+
+/* What -lexecveat binds to. */
+__asm__(".symver libexecveat_openat2, openat2@@EXECVEAT_1.1");
+
+#ifdef EXECVEAT_GLIBC_OPENAT2_NODE
+/*
+ * The same function under glibc's own version of openat2 (GLIBC_2.43 on
+ * every ABI): programs built against glibc 2.43 or later ask for it, and
+ * only a definition carrying it interposes when the library is preloaded.
+ * Defining a node of that name needs nothing of the C library: the library
+ * still loads into processes of glibc 2.17.
+ */
+__asm__(".symver libexecveat_openat2, openat2@" EXECVEAT_GLIBC_OPENAT2_NODE);
+#endif

@@ -1,0 +1,16 @@
+/* The public header first, then the kernel's <linux/openat2.h> and glibc's
+ * <fcntl.h> (with _GNU_SOURCE: glibc 2.43 declares openat2 there): no
+ * second struct open_how, no disagreeing declaration. */
+#define _GNU_SOURCE
+#include "execveat.h"
+
+#ifdef __has_include
+#if __has_include(<linux/openat2.h>)
+#include <linux/openat2.h>
+#endif
+#endif
+#include <fcntl.h>
+
+int (*const openat2_fn)(int, const char *, const struct open_how *,
+			size_t) = openat2;
+const struct open_how how = { O_RDONLY, 0, RESOLVE_IN_ROOT };

@@ -1,0 +1,609 @@
+/*
+ * openat2() through the public header only, in the worlds it exists for:
+ * the kernel's call allowed, refused with ENOSYS, refused with EPERM (a
+ * seccomp filter of this test's own, or the refusal already there, as
+ * under qemu-user). Libc-neutral: no cmocka, no libseccomp, so musl and
+ * the qemu-user builds run it too.
+ *
+ *   test-openat2 checks|answers|own-eperm|stale-belief
+ *
+ * checks: the argument-check table, rows that fail before any lookup;
+ *   each row's errno is asserted of the raw system call on this kernel
+ *   too, so a kernel that changes its answers is noticed here rather than
+ *   taken for the library's fault.
+ * answers: paths that the fallback's walk must answer as the kernel does
+ *   (a file inside, an escape, a refused link, a creation, arguments that
+ *   pass the checks).
+ * own-eperm: an EPERM that is the file's own (O_NOATIME on another user's
+ *   file) is returned as it is: no fallback.
+ * stale-belief: a belief that openat2 is refused, learned by a thread or
+ *   a vfork child under a filter, never changes another thread's answer.
+ *
+ * Every library call in a refused world runs in a forked child, which
+ * also checks that the call leaves no fd open but the one it returns.
+ * Prints one line per case; exits 1 if any failed, 77 (skipped) with the
+ * reason where a group needs what this machine cannot give.
+ *
+ * _GNU_SOURCE for O_PATH, O_TMPFILE and O_NOATIME. glibc 2.43 then
+ * declares openat2 __nonnull ((2, 3)) too; the NULL rows pass their NULL
+ * through a table, which the compiler cannot see through.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "execveat.h"
+#include "child_errno.h"
+#include "kernel_env.h"
+
+#define OPENED 0            /* a row's expectation: an fd, not an errno */
+#define CHILD_SETUP_FAILED 255
+#define CHILD_LEAKED_FD 254
+#define CHILD_WRONG_FILE 253
+#define CHILD_CRASHED 252
+
+static int world_dirfd = -1; /* the fixture directory */
+static int refusal;         /* openat2_refusal(): 0, ENOSYS (qemu-user) */
+
+struct row {
+	const char *name;
+	const char *path;   /* NULL is passed as it is */
+	uint64_t flags, mode, resolve;
+	size_t size;        /* bytes of how passed, or ABOVE_PAGE */
+	size_t tail_byte;   /* a non-zero byte here, past the struct */
+	bool null_how;
+	int expect;         /* errno, or OPENED */
+	const char *same_as; /* for OPENED: the file openat gives by this name */
+};
+
+/* Room for a struct with a page-sized tail, and a byte past it. */
+static union {
+	struct open_how how;
+	unsigned char bytes[65536 + 64];
+} how_buffer;
+
+static const void *make_how(const struct row *r)
+{
+	memset(&how_buffer, 0, sizeof(how_buffer));
+	how_buffer.how.flags = r->flags;
+	how_buffer.how.mode = r->mode;
+	how_buffer.how.resolve = r->resolve;
+	if (r->tail_byte != 0)
+		how_buffer.bytes[r->tail_byte] = 1;
+	return r->null_how ? NULL : &how_buffer;
+}
+
+#define V0 24                   /* OPEN_HOW_SIZE_VER0 */
+#define ABOVE_PAGE ((size_t)-1) /* the page size, plus one */
+
+static size_t row_size(const struct row *r)
+{
+	return r->size == ABOVE_PAGE ? (size_t)sysconf(_SC_PAGESIZE) + 1
+				     : r->size;
+}
+
+static const struct row check_rows[] = {
+	{ "size_0_is_einval", "file", 0, 0, 0, 0, 0, false, EINVAL, NULL },
+	{ "size_23_is_einval", "file", 0, 0, 0, 23, 0, false, EINVAL, NULL },
+	{ "size_23_before_bad_flags_is_einval", "file", 1ULL << 40, 0, 0, 23, 0,
+	  false, EINVAL, NULL },
+	{ "size_above_page_is_e2big", "file", 0, 0, 0, ABOVE_PAGE, 0, false,
+	  E2BIG, NULL },
+	{ "size_above_page_before_bad_flags_is_e2big", "file", 1ULL << 40, 0,
+	  0, ABOVE_PAGE, 0, false, E2BIG, NULL },
+	{ "nonzero_tail_is_e2big", "file", 0, 0, 0, 32, 31, false, E2BIG,
+	  NULL },
+	{ "null_how_is_efault", "file", 0, 0, 0, V0, 0, true, EFAULT, NULL },
+	{ "null_how_size_0_is_einval", "file", 0, 0, 0, 0, 0, true, EINVAL,
+	  NULL },
+	{ "null_path_is_efault", NULL, 0, 0, 0, V0, 0, false, EFAULT, NULL },
+	{ "null_path_bad_flags_is_einval", NULL, 1ULL << 40, 0, 0, V0, 0,
+	  false, EINVAL, NULL },
+	{ "flag_bit_32_is_einval", "file", 1ULL << 32, 0, 0, V0, 0, false,
+	  EINVAL, NULL },
+	{ "flag_bit_40_is_einval", "file", 1ULL << 40, 0, 0, V0, 0, false,
+	  EINVAL, NULL },
+	{ "resolve_bit_6_is_einval", "file", 0, 0, 0x40, V0, 0, false, EINVAL,
+	  NULL },
+	{ "mode_without_creat_is_einval", "file", O_RDONLY, 0644, 0, V0, 0,
+	  false, EINVAL, NULL },
+	{ "mode_above_07777_is_einval", "new", O_CREAT | O_WRONLY, 010000, 0,
+	  V0, 0, false, EINVAL, NULL },
+	{ "beneath_with_in_root_is_einval", "file", 0, 0,
+	  RESOLVE_BENEATH | RESOLVE_IN_ROOT, V0, 0, false, EINVAL, NULL },
+	{ "creat_with_directory_is_einval", "new", O_CREAT | O_DIRECTORY,
+	  0600, 0, V0, 0, false, EINVAL, NULL },
+	{ "tmpfile_read_only_is_einval", ".", O_TMPFILE | O_RDONLY, 0600, 0,
+	  V0, 0, false, EINVAL, NULL },
+	{ "tmpfile_with_creat_is_einval", ".", O_TMPFILE | O_CREAT | O_WRONLY,
+	  0600, 0, V0, 0, false, EINVAL, NULL },
+	{ "path_with_rdwr_is_einval", "file", O_PATH | O_RDWR, 0, 0, V0, 0,
+	  false, EINVAL, NULL },
+	{ "path_with_nonblock_is_einval", "file", O_PATH | O_NONBLOCK, 0, 0, V0,
+	  0, false, EINVAL, NULL },
+	{ "cached_with_creat_is_eagain", "new", O_CREAT | O_WRONLY, 0600,
+	  RESOLVE_CACHED, V0, 0, false, EAGAIN, NULL },
+	{ "cached_with_trunc_is_eagain", "file", O_TRUNC | O_WRONLY, 0,
+	  RESOLVE_CACHED, V0, 0, false, EAGAIN, NULL },
+	{ "cached_with_tmpfile_is_eagain", ".", O_TMPFILE | O_WRONLY, 0600,
+	  RESOLVE_CACHED, V0, 0, false, EAGAIN, NULL },
+	{ "bad_dirfd_is_ebadf_after_checks", "file", O_RDONLY, 0644, 0, V0, 0,
+	  false, EINVAL, NULL },
+	{ NULL, NULL, 0, 0, 0, 0, 0, false, 0, NULL },
+};
+
+static const struct row answer_rows[] = {
+	{ "zero_tail_opens", "file", O_RDONLY, 0, 0, 32, 0, false, OPENED,
+	  "file" },
+	{ "path_with_cloexec_opens", "file", O_PATH | O_CLOEXEC, 0, 0, V0, 0,
+	  false, OPENED, "file" },
+	{ "beneath_file_inside_opens", "sub/file", O_RDONLY, 0,
+	  RESOLVE_BENEATH, V0, 0, false, OPENED, "sub/file" },
+	{ "beneath_dotdot_inside_opens", "sub/../file", O_RDONLY, 0,
+	  RESOLVE_BENEATH, V0, 0, false, OPENED, "file" },
+	{ "beneath_dotdot_escape_is_exdev", "../outside", O_RDONLY, 0,
+	  RESOLVE_BENEATH, V0, 0, false, EXDEV, NULL },
+	{ "beneath_absolute_is_exdev", "/", O_RDONLY, 0, RESOLVE_BENEATH, V0, 0,
+	  false, EXDEV, NULL },
+	{ "beneath_absolute_link_is_exdev", "abslink", O_RDONLY, 0,
+	  RESOLVE_BENEATH, V0, 0, false, EXDEV, NULL },
+	{ "in_root_absolute_stays_inside", "/sub/file", O_RDONLY, 0,
+	  RESOLVE_IN_ROOT, V0, 0, false, OPENED, "sub/file" },
+	{ "in_root_dotdot_at_root_stays", "../../file", O_RDONLY, 0,
+	  RESOLVE_IN_ROOT, V0, 0, false, OPENED, "file" },
+	{ "no_symlinks_link_is_eloop", "link", O_RDONLY, 0,
+	  RESOLVE_NO_SYMLINKS, V0, 0, false, ELOOP, NULL },
+	{ "link_followed_opens", "link", O_RDONLY, 0, RESOLVE_BENEATH, V0, 0,
+	  false, OPENED, "file" },
+	{ "missing_is_enoent", "missing", O_RDONLY, 0, RESOLVE_BENEATH, V0, 0,
+	  false, ENOENT, NULL },
+	{ "file_slash_is_enotdir", "file/", O_RDONLY, 0, RESOLVE_BENEATH, V0,
+	  0, false, ENOTDIR, NULL },
+	{ "directory_opens", "sub", O_RDONLY | O_DIRECTORY, 0, RESOLVE_BENEATH,
+	  V0, 0, false, OPENED, "sub" },
+	{ "creat_beneath_makes_file_inside", "sub/created",
+	  O_CREAT | O_EXCL | O_WRONLY, 0600, RESOLVE_BENEATH, V0, 0, false,
+	  OPENED, "sub/created" },
+	{ "bad_dirfd_is_ebadf", "file", O_RDONLY, 0, 0, V0, 0, false, EBADF,
+	  NULL },
+	{ NULL, NULL, 0, 0, 0, 0, 0, false, 0, NULL },
+};
+
+/* fds open in this process, counted without /proc. */
+static int open_fd_count(void)
+{
+	int count = 0;
+
+	for (int fd = 0; fd < 1024; fd++)
+		if (fcntl(fd, F_GETFD) != -1)
+			count++;
+	return count;
+}
+
+static bool same_file(int fd, const char *same_as)
+{
+	struct stat got, want;
+
+	return fstat(fd, &got) == 0 &&
+	       fstatat(world_dirfd, same_as, &want, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       got.st_dev == want.st_dev && got.st_ino == want.st_ino;
+}
+
+static int row_dirfd(const struct row *r)
+{
+	return strncmp(r->name, "bad_dirfd", 9) == 0 ? 999 : world_dirfd;
+}
+
+/*
+ * A scoped lookup through ".." answers EAGAIN when any rename or mount
+ * anywhere on the machine raced with it (openat2(2): the caller may
+ * retry), and this machine is shared: retried, as a caller would, but
+ * never for RESOLVE_CACHED, whose EAGAIN is the answer under test.
+ */
+#define EAGAIN_RETRIES 20
+
+static bool retry(const struct row *r, int fd, int tries)
+{
+	return fd < 0 && errno == EAGAIN && !(r->resolve & RESOLVE_CACHED) &&
+	       tries < EAGAIN_RETRIES;
+}
+
+/* The library's answer to r, as a status: an errno, OPENED, or one of
+ * the CHILD_ codes. */
+static int library_answer(const struct row *r)
+{
+	int before = open_fd_count();
+	int fd, answer, tries = 0;
+
+	do
+		fd = openat2(row_dirfd(r), r->path, make_how(r), row_size(r));
+	while (retry(r, fd, tries++));
+	answer = fd >= 0 ? OPENED : errno;
+
+	if (fd >= 0) {
+		if (r->same_as != NULL && !same_file(fd, r->same_as))
+			answer = CHILD_WRONG_FILE;
+		close(fd);
+	}
+	if (open_fd_count() != before)
+		answer = CHILD_LEAKED_FD;
+	return answer;
+}
+
+static int raw_answer(const struct row *r)
+{
+	long fd;
+	int tries = 0;
+
+	do
+		fd = raw_openat2(row_dirfd(r), r->path, make_how(r),
+				 row_size(r));
+	while (retry(r, (int)fd, tries++));
+	if (fd < 0)
+		return errno;
+	close((int)fd);
+	return OPENED;
+}
+
+/* Forks; the child makes openat2 fail with refused_with (0: as it is) and
+ * reports the library's answer as its exit status. */
+static int answer_in_world(const struct row *r, int refused_with)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (refused_with != 0 && block_openat2(refused_with) != 0)
+			_exit(CHILD_SETUP_FAILED);
+		_exit(library_answer(r));
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return CHILD_SETUP_FAILED;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : CHILD_CRASHED;
+}
+
+static const char *answer_name(int answer)
+{
+	switch (answer) {
+	case OPENED: return "an fd";
+	case CHILD_SETUP_FAILED: return "(the world could not be made)";
+	case CHILD_LEAKED_FD: return "an fd leaked";
+	case CHILD_WRONG_FILE: return "an fd to the wrong file";
+	case CHILD_CRASHED: return "a crash";
+	default: return strerror(answer);
+	}
+}
+
+/* Removes what a creating row made, so that each world starts alike. */
+static void reset_fixture(const struct row *r)
+{
+	if (r->flags & O_CREAT)
+		unlinkat(world_dirfd, r->path, 0);
+}
+
+/*
+ * RESOLVE_CACHED on a lookup that could be cached: the kernel may open it
+ * or answer EAGAIN; the fallback always answers EAGAIN.
+ */
+static bool answer_expected(const struct row *r, int answer, bool kernel)
+{
+	if ((r->resolve & RESOLVE_CACHED) && r->expect == OPENED)
+		return answer == EAGAIN || (kernel && answer == OPENED);
+	return answer == r->expect;
+}
+
+static const char *const world_names[] = { "allowed", "ENOSYS", "EPERM" };
+static const int world_errnos[] = { 0, ENOSYS, EPERM };
+
+enum verdict { PASSED, FAILED, NOT_HERE };
+
+static enum verdict run_row(const struct row *r)
+{
+	enum verdict verdict = PASSED;
+
+	/* The kernel's own answer, where the kernel answers here. */
+	if (refusal == 0) {
+		int raw = raw_answer(r);
+
+		reset_fixture(r);
+		if (!answer_expected(r, raw, true)) {
+			printf("not ok %s: this kernel's openat2 gives %s, the "
+			       "table says %s\n", r->name, answer_name(raw),
+			       answer_name(r->expect));
+			verdict = FAILED;
+		}
+	}
+	for (int w = 0; w < 3; w++) {
+		int answer = answer_in_world(r, world_errnos[w]);
+		bool kernel = world_errnos[w] == 0 && refusal == 0;
+
+		reset_fixture(r);
+		if (answer == CHILD_SETUP_FAILED && world_errnos[w] != 0) {
+			printf("not here %s (openat2 refused with %s): no "
+			       "seccomp filter can be loaded\n", r->name,
+			       world_names[w]);
+			if (verdict == PASSED)
+				verdict = NOT_HERE;
+			continue;
+		}
+		if (!answer_expected(r, answer, kernel)) {
+			printf("not ok %s (openat2 %s): %s, expected %s\n",
+			       r->name, world_names[w], answer_name(answer),
+			       answer_name(r->expect));
+			verdict = FAILED;
+		}
+	}
+	if (verdict == PASSED)
+		printf("ok %s\n", r->name);
+	return verdict;
+}
+
+static int run_rows(const struct row *rows)
+{
+	int counts[3] = { 0, 0, 0 };
+
+	for (; rows->name != NULL; rows++)
+		counts[run_row(rows)]++;
+	printf("%d passed, %d failed, %d not here\n", counts[PASSED],
+	       counts[FAILED], counts[NOT_HERE]);
+	return counts[FAILED] != 0;
+}
+
+/* A directory of our own: file, link -> file, abslink -> /, sub/file,
+ * and ../outside beside it. */
+static int make_fixture(char *top)
+{
+	char path[4096];
+	int fd;
+
+	if (mkdtemp(top) == NULL)
+		return -1;
+	snprintf(path, sizeof(path), "%s/outside", top);
+	if ((fd = open(path, O_CREAT | O_WRONLY, 0644)) < 0)
+		return -1;
+	close(fd);
+	snprintf(path, sizeof(path), "%s/root", top);
+	if (mkdir(path, 0755) != 0 ||
+	    (world_dirfd = open(path, O_RDONLY | O_DIRECTORY)) < 0 ||
+	    mkdirat(world_dirfd, "sub", 0755) != 0 ||
+	    symlinkat("file", world_dirfd, "link") != 0 ||
+	    symlinkat("/", world_dirfd, "abslink") != 0)
+		return -1;
+	for (int i = 0; i < 2; i++) {
+		fd = openat(world_dirfd, i == 0 ? "file" : "sub/file",
+			    O_CREAT | O_WRONLY, 0644);
+		if (fd < 0)
+			return -1;
+		close(fd);
+	}
+	return 0;
+}
+
+/* ---- own-eperm ---- */
+
+#define OTHER_UID 65534 /* nobody */
+
+/*
+ * O_NOATIME on a file this user does not own: EPERM from a kernel that
+ * has openat2, the file's own answer. The library must return it as it
+ * is. With RESOLVE_CACHED beside it the two paths would answer apart: the
+ * kernel (the fast path) EPERM, a wrongly taken fallback EAGAIN.
+ */
+static int noatime_answer(uint64_t resolve)
+{
+	struct open_how how = { O_RDONLY | O_NOATIME, 0, resolve };
+	int fd = openat2(world_dirfd, "file", &how, sizeof(how));
+
+	if (fd >= 0) {
+		close(fd);
+		return OPENED;
+	}
+	return errno;
+}
+
+static int run_own_eperm(void)
+{
+	struct stat st;
+	int status, failed = 0;
+	pid_t pid;
+
+	if (refusal != 0) {
+		printf("SKIP: openat2 is refused here (%s): no EPERM can be "
+		       "the file's own\n", strerror(refusal));
+		return 77;
+	}
+	if (getuid() != 0) {
+		printf("SKIP: needs root, to give a file to another user\n");
+		return 77;
+	}
+	if (fchownat(world_dirfd, "file", OTHER_UID, OTHER_UID, 0) != 0 ||
+	    fchmod(world_dirfd, 0755) != 0 || fstat(world_dirfd, &st) != 0)
+		return 1;
+	pid = fork();
+	if (pid == 0) {
+		/* Not the owner, and no CAP_FOWNER: the kernel refuses
+		 * O_NOATIME with EPERM. */
+		if (setgid(OTHER_UID - 1) != 0 || setuid(OTHER_UID - 1) != 0)
+			_exit(CHILD_SETUP_FAILED);
+		int cached = noatime_answer(RESOLVE_CACHED);
+		int plain = noatime_answer(0);
+
+		if (plain != EPERM) {
+			printf("not ok noatime_eperm_is_returned: %s\n",
+			       answer_name(plain));
+			_exit(1);
+		}
+		printf("ok noatime_eperm_is_returned\n");
+		/* The kernel's cached lookup may say EAGAIN too, but the
+		 * dentry was just looked up: it says EPERM here. */
+		if (cached != EPERM) {
+			printf("not ok noatime_eperm_takes_no_fallback: %s "
+			       "(a fallback would say EAGAIN)\n",
+			       answer_name(cached));
+			_exit(1);
+		}
+		printf("ok noatime_eperm_takes_no_fallback\n");
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) != 0)
+		failed = 1;
+	printf("%s\n", failed ? "own-eperm failed" : "2 passed, 0 failed");
+	return failed;
+}
+
+/* ---- stale-belief ---- */
+
+/* RESOLVE_CACHED on a file just looked up: the kernel opens it; the
+ * fallback answers EAGAIN. So the answer tells which path gave it. */
+static int cached_answer(void)
+{
+	struct open_how how = { O_RDONLY, 0, RESOLVE_CACHED };
+	struct stat st;
+	int fd;
+
+	fstatat(world_dirfd, "file", &st, 0);
+	fd = openat2(world_dirfd, "file", &how, sizeof(how));
+	if (fd >= 0) {
+		close(fd);
+		return OPENED;
+	}
+	return errno;
+}
+
+static int filtered_thread_answer;
+
+static void *filtered_thread(void *unused)
+{
+	(void)unused;
+	if (block_openat2(ENOSYS) != 0)
+		filtered_thread_answer = CHILD_SETUP_FAILED;
+	else
+		filtered_thread_answer = cached_answer();
+	return NULL;
+}
+
+static bool check(const char *name, int answer, int expect)
+{
+	if (answer == expect) {
+		printf("ok %s\n", name);
+		return true;
+	}
+	printf("not ok %s: %s, expected %s\n", name, answer_name(answer),
+	       answer_name(expect));
+	return false;
+}
+
+/* In a child of its own, so that no filter outlives the group. */
+static int stale_belief_cases(void)
+{
+	pthread_t thread;
+	int failed = 0;
+	pid_t pid;
+
+	/* A thread under a filter learns that openat2 is refused ... */
+	if (pthread_create(&thread, NULL, filtered_thread, NULL) != 0 ||
+	    pthread_join(thread, NULL) != 0)
+		return CHILD_SETUP_FAILED;
+	if (filtered_thread_answer == CHILD_SETUP_FAILED)
+		return CHILD_SETUP_FAILED;
+	failed |= !check("filtered_thread_gets_fallback", filtered_thread_answer,
+			 EAGAIN);
+	/* ... and this thread, which has no filter, still gets the kernel. */
+	failed |= !check("unfiltered_thread_after_filtered_gets_kernel",
+			 cached_answer(), OPENED);
+
+	/* A vfork child, under a filter of its own, writes the belief into
+	 * this process's memory. */
+	pid = vfork();
+	if (pid == 0) {
+		if (block_openat2(ENOSYS) != 0)
+			_exit(CHILD_SETUP_FAILED);
+		_exit(cached_answer());
+	}
+	int status;
+
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return CHILD_SETUP_FAILED;
+	failed |= !check("filtered_vfork_child_gets_fallback",
+			 WEXITSTATUS(status), EAGAIN);
+	failed |= !check("parent_after_filtered_vfork_child_gets_kernel",
+			 cached_answer(), OPENED);
+	return failed;
+}
+
+static int run_stale_belief(void)
+{
+	int status;
+	pid_t pid;
+
+	if (refusal != 0) {
+		printf("SKIP: openat2 is refused here (%s): no thread has it\n",
+		       strerror(refusal));
+		return 77;
+	}
+	if (cached_answer() != OPENED) {
+		printf("SKIP: this kernel answers a cached lookup with EAGAIN; "
+		       "the answers cannot be told apart\n");
+		return 77;
+	}
+	pid = fork();
+	if (pid == 0)
+		_exit(stale_belief_cases());
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return 1;
+	if (WEXITSTATUS(status) == CHILD_SETUP_FAILED) {
+		printf("SKIP: no seccomp filter can be loaded here\n");
+		return 77;
+	}
+	return WEXITSTATUS(status) != 0;
+}
+
+int main(int argc, char **argv)
+{
+	char top[] = "/tmp/test-openat2.XXXXXX";
+	int result;
+
+	setvbuf(stdout, NULL, _IONBF, 0);
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s checks|answers|own-eperm|"
+			"stale-belief\n", argv[0]);
+		return 2;
+	}
+	if (make_fixture(top) != 0) {
+		perror("fixture");
+		return 2;
+	}
+	refusal = openat2_refusal();
+	if (refusal != 0)
+		printf("openat2 fails with %s here: the kernel's answers are "
+		       "the table's\n", strerror(refusal));
+	if (strcmp(argv[1], "checks") == 0)
+		result = run_rows(check_rows);
+	else if (strcmp(argv[1], "answers") == 0)
+		result = run_rows(answer_rows);
+	else if (strcmp(argv[1], "own-eperm") == 0)
+		result = run_own_eperm();
+	else if (strcmp(argv[1], "stale-belief") == 0)
+		result = run_stale_belief();
+	else
+		result = 2;
+	{
+		char cmd[64];
+
+		/* The fixture: a few files of our own under /tmp. */
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", top);
+		if (system(cmd) != 0)
+			result = result == 0 ? 1 : result;
+	}
+	return result;
+}
