@@ -32,13 +32,15 @@
 #define SYS_openat2 437
 #endif
 
-static int errno_of(int fd)
+/* "WHAT fd" (the open succeeded) or "WHAT errno N". */
+static void print_outcome(const char *what, int fd)
 {
 	if (fd >= 0) {
+		printf("%s fd\n", what);
 		close(fd);
-		return 0;
+	} else {
+		printf("%s errno %d\n", what, errno);
 	}
-	return errno;
 }
 
 static void print_inside(int dirfd)
@@ -78,10 +80,10 @@ int main(void)
 	print_inside(dirfd);
 
 	snprintf(escape, sizeof(escape), "../%s/inside", strrchr(dir, '/') + 1);
-	printf("escape errno %d\n", errno_of(openat2(dirfd, escape, &how, sizeof(how))));
+	print_outcome("escape", openat2(dirfd, escape, &how, sizeof(how)));
 
 	how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS;
-	printf("link errno %d\n", errno_of(openat2(dirfd, "link", &how, sizeof(how))));
+	print_outcome("link", openat2(dirfd, "link", &how, sizeof(how)));
 
 	unlinkat(dirfd, "link", 0);
 	unlinkat(dirfd, "inside", 0);
