@@ -33,9 +33,12 @@ engine_setup() {
 	fi
 }
 
-# engine_prepare ROOT_NAME ROOT_DIR: an image of the root, made offline.
+# engine_prepare ROOT_NAME ROOT_DIR: an image of the root, made offline;
+# not of its /tmp, where other suites make and remove their files while
+# tar reads.
 engine_prepare() {
-	tar -C "$2" -c . | podman_here import -q - "libexecveat-engines-$1" >/dev/null
+	tar -C "$2" --exclude='./tmp/*' -c . |
+		podman_here import -q - "libexecveat-engines-$1" >/dev/null
 }
 
 engine_cleanup() {
