@@ -746,15 +746,18 @@ static int open_last_followed(struct walk *w)
 static int open_last(struct walk *w)
 {
 	int flags = (int)w->how->flags;
-	int err = check_search(w);
 
-	if (err < 0)
-		return err;
-	/* open_last_lookups: creating "name/" is EISDIR, existing or not. */
-	if ((flags & O_CREAT) && w->trailing_slash)
-		return -EISDIR;
+	/* open_last_lookups: creating "name/" is EISDIR, existing or not,
+	 * once the directory may be searched. */
+	if ((flags & O_CREAT) && w->trailing_slash) {
+		int err = check_search(w);
+
+		return err < 0 ? err : -EISDIR;
+	}
+	/* A trailing slash sets LOOKUP_FOLLOW | LOOKUP_DIRECTORY for the rest
+	 * of the lookup: for the text of a link it names too. */
 	w->must_be_dir |= w->trailing_slash;
-	bool follow = w->trailing_slash ||
+	bool follow = w->must_be_dir ||
 		      !(flags & O_NOFOLLOW || (flags & (O_CREAT | O_EXCL)) ==
 						      (O_CREAT | O_EXCL));
 

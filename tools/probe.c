@@ -10,6 +10,10 @@
  * file. Either way, ENOSYS or EPERM is what a missing system call or a
  * seccomp policy says, and those are what make fexecve fall back.
  *
+ * openat2: a call of size 0, which a kernel that has openat2 rejects with
+ * EINVAL before looking at anything; ENOSYS or EPERM is a refusal, where
+ * the library's openat2() resolves paths itself.
+ *
  * proc: the library's own proof (src/proc_fallback.c, built into fexec
  * too), so that the answer is the one fexecve would get: the fd directory
  * (/proc/self/fd, or for a thread with a table of its own
@@ -25,6 +29,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "execveat.h"
@@ -148,10 +153,26 @@ static struct verdict probe_proc(void)
 	return v;
 }
 
+static struct verdict probe_openat2(void)
+{
+	struct verdict v;
+	int err;
+
+	syscall(SYS_openat2, -1L, NULL, NULL, 0L);
+	err = errno;
+	if (!refusal(err))
+		return usable_because("the system call answered");
+	v = refused_with(err);
+	strncat(v.text, "; openat2() resolves paths itself",
+		sizeof(v.text) - strlen(v.text) - 1);
+	return v;
+}
+
 int run_probe(void)
 {
 	struct verdict by_execveat = probe_execveat();
 	struct verdict by_proc = probe_proc();
+	struct verdict by_openat2 = probe_openat2();
 	const char *choice = by_execveat.usable ? "execveat" :
 			     by_proc.usable     ? "proc" :
 						  "none";
@@ -159,5 +180,6 @@ int run_probe(void)
 	printf("execveat: %s\n", by_execveat.text);
 	printf("proc: %s\n", by_proc.text);
 	printf("fexecve uses: %s\n", choice);
+	printf("openat2: %s\n", by_openat2.text);
 	return strcmp(choice, "none") == 0 ? 1 : 0;
 }

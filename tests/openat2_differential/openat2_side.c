@@ -1,17 +1,99 @@
-/* The resolver itself: libexecveat_resolve_open, as openat2's policy
- * calls it once the system call is refused. */
+/*
+ * The side of the differential that is not the kernel.
+ *
+ * "openat2": the library's public openat2, the whole path a user takes,
+ * in a process where a seccomp filter answers openat2 with ENOSYS, as
+ * podman's default profile and systemd-nspawn --suppress-sync do. The
+ * kernel's side still gets through: it passes a larger struct open_how
+ * (zeros at the end, which the kernel accepts), and the filter lets that
+ * one size by.
+ *
+ * "resolver": libexecveat_resolve_open itself, as the policy calls it.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <seccomp.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include "openat2_side.h"
+/* struct open_how came with the public header. */
+#define EXECVEAT_OPEN_HOW_DEFINED 1
+#include "resolve.h"
+
+struct open_how_larger {
+	struct open_how how;
+	uint64_t zeros;
+};
+
+#define KERNEL_SIZE sizeof(struct open_how_larger)
+
+static bool through_openat2 = true;
+
+const char *openat2_side_name(void)
+{
+	return through_openat2 ? "openat2 refused (ENOSYS), the library's openat2" :
+				 "the resolver";
+}
+
+static int refuse_openat2(void)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+	int rc;
+
+	if (ctx == NULL)
+		return -ENOMEM;
+	rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(openat2),
+			      1, (struct scmp_arg_cmp){ .arg = 3,
+							 .op = SCMP_CMP_NE,
+							 .datum_a = KERNEL_SIZE });
+	if (rc == 0)
+		rc = seccomp_load(ctx);
+	seccomp_release(ctx);
+	return rc;
+}
 
 int openat2_side_start(void)
 {
-	return 0;
-}
+	const char *side = getenv("OPENAT2_DIFFERENTIAL_SIDE");
+	int rc;
 
-void openat2_side_stop(void)
-{
+	if (side != NULL && strcmp(side, "resolver") == 0) {
+		through_openat2 = false;
+		return 0;
+	}
+	rc = refuse_openat2();
+	if (rc != 0) {
+		fprintf(stderr, "openat2-differential: seccomp: %s\n",
+			strerror(-rc));
+		return -1;
+	}
+	/* The refusal must be in place, or the library's openat2 is the
+	 * kernel's and the comparison proves nothing. */
+	struct open_how how = { 0 };
+
+	if (syscall(SYS_openat2, AT_FDCWD, ".", &how, sizeof how) >= 0 ||
+	    errno != ENOSYS) {
+		fprintf(stderr, "openat2-differential: openat2 not refused\n");
+		return -1;
+	}
+	return 0;
 }
 
 int openat2_side(int dirfd, const char *path, const struct open_how *how)
 {
+	if (through_openat2)
+		return openat2(dirfd, path, how, sizeof *how);
 	return libexecveat_resolve_open(dirfd, path, how);
+}
+
+int openat2_kernel(int dirfd, const char *path, const struct open_how *how)
+{
+	struct open_how_larger larger = { .how = *how };
+
+	return (int)syscall(SYS_openat2, dirfd, path, &larger, KERNEL_SIZE);
 }

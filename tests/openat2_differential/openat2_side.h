@@ -1,18 +1,21 @@
 /*
- * The side of the differential that is not the kernel: openat2's
- * fallback, called directly (the resolver), or through the library's
- * public openat2 where the system call is refused.
+ * The two sides of the differential: the kernel's openat2, and openat2's
+ * fallback, either called directly (the resolver) or through the
+ * library's public openat2 in a process whose openat2 is refused.
  */
 #ifndef TESTS_OPENAT2_SIDE_H
 #define TESTS_OPENAT2_SIDE_H
 
-#include "resolve.h"
+#include "execveat.h"
 
-/* 0, or -1 having said why. */
+/* From OPENAT2_DIFFERENTIAL_SIDE: "openat2" (the default) or "resolver".
+ * For "openat2", refuses openat2 (ENOSYS) to this process but for the
+ * kernel side's calls. 0, or -1 having said why. */
 int openat2_side_start(void);
-void openat2_side_stop(void);
+const char *openat2_side_name(void);
 
 /* As openat2(dirfd, path, how, sizeof *how): an fd, or -1 and errno. */
 int openat2_side(int dirfd, const char *path, const struct open_how *how);
+int openat2_kernel(int dirfd, const char *path, const struct open_how *how);
 
 #endif /* TESTS_OPENAT2_SIDE_H */

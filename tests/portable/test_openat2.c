@@ -306,9 +306,13 @@ static const int world_errnos[] = { 0, ENOSYS, EPERM };
 
 enum verdict { PASSED, FAILED, NOT_HERE };
 
+/* Worlds no row could be checked in here (no seccomp filter loads under
+ * qemu-user), by index into world_errnos. */
+static bool world_not_made[3];
+
 static enum verdict run_row(const struct row *r)
 {
-	enum verdict verdict = PASSED;
+	enum verdict verdict = NOT_HERE;
 
 	/* The kernel's own answer, where the kernel answers here. */
 	if (refusal == 0) {
@@ -319,7 +323,7 @@ static enum verdict run_row(const struct row *r)
 			printf("not ok %s: this kernel's openat2 gives %s, the "
 			       "table says %s\n", r->name, answer_name(raw),
 			       answer_name(r->expect));
-			verdict = FAILED;
+			return FAILED;
 		}
 	}
 	for (int w = 0; w < 3; w++) {
@@ -328,11 +332,7 @@ static enum verdict run_row(const struct row *r)
 
 		reset_fixture(r);
 		if (answer == CHILD_SETUP_FAILED && world_errnos[w] != 0) {
-			printf("not here %s (openat2 refused with %s): no "
-			       "seccomp filter can be loaded\n", r->name,
-			       world_names[w]);
-			if (verdict == PASSED)
-				verdict = NOT_HERE;
+			world_not_made[w] = true;
 			continue;
 		}
 		if (!answer_expected(r, answer, kernel)) {
@@ -340,6 +340,8 @@ static enum verdict run_row(const struct row *r)
 			       r->name, world_names[w], answer_name(answer),
 			       answer_name(r->expect));
 			verdict = FAILED;
+		} else if (verdict == NOT_HERE) {
+			verdict = PASSED;
 		}
 	}
 	if (verdict == PASSED)
@@ -353,9 +355,14 @@ static int run_rows(const struct row *rows)
 
 	for (; rows->name != NULL; rows++)
 		counts[run_row(rows)]++;
+	for (int w = 0; w < 3; w++)
+		if (world_not_made[w])
+			printf("not here: openat2 refused with %s (no seccomp "
+			       "filter can be loaded); the other worlds were "
+			       "checked\n", world_names[w]);
 	printf("%d passed, %d failed, %d not here\n", counts[PASSED],
 	       counts[FAILED], counts[NOT_HERE]);
-	return counts[FAILED] != 0;
+	return counts[FAILED] != 0 || counts[PASSED] == 0;
 }
 
 /* A directory of our own: file, link -> file, abslink -> /, sub/file,
@@ -412,21 +419,15 @@ static int noatime_answer(uint64_t resolve)
 
 static int run_own_eperm(void)
 {
-	struct stat st;
 	int status, failed = 0;
 	pid_t pid;
 
-	if (refusal != 0) {
-		printf("SKIP: openat2 is refused here (%s): no EPERM can be "
-		       "the file's own\n", strerror(refusal));
-		return 77;
-	}
 	if (getuid() != 0) {
 		printf("SKIP: needs root, to give a file to another user\n");
 		return 77;
 	}
 	if (fchownat(world_dirfd, "file", OTHER_UID, OTHER_UID, 0) != 0 ||
-	    fchmod(world_dirfd, 0755) != 0 || fstat(world_dirfd, &st) != 0)
+	    fchmod(world_dirfd, 0755) != 0)
 		return 1;
 	pid = fork();
 	if (pid == 0) {
@@ -443,6 +444,14 @@ static int run_own_eperm(void)
 			_exit(1);
 		}
 		printf("ok noatime_eperm_is_returned\n");
+		if (refusal != 0) {
+			/* valgrind 3.19 and qemu-user 7.2 refuse openat2 for
+			 * every thread: every answer is the fallback's. */
+			printf("not here noatime_eperm_takes_no_fallback: "
+			       "openat2 is refused (%s) here\n",
+			       strerror(refusal));
+			_exit(0);
+		}
 		/* The kernel's cached lookup may say EAGAIN too, but the
 		 * dentry was just looked up: it says EPERM here. */
 		if (cached != EPERM) {
@@ -457,7 +466,7 @@ static int run_own_eperm(void)
 	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
 	    WEXITSTATUS(status) != 0)
 		failed = 1;
-	printf("%s\n", failed ? "own-eperm failed" : "2 passed, 0 failed");
+	printf("%s\n", failed ? "own-eperm failed" : "own-eperm passed");
 	return failed;
 }
 
@@ -547,9 +556,11 @@ static int run_stale_belief(void)
 	pid_t pid;
 
 	if (refusal != 0) {
-		printf("SKIP: openat2 is refused here (%s): no thread has it\n",
-		       strerror(refusal));
-		return 77;
+		/* valgrind 3.19 and qemu-user 7.2 refuse openat2 for every
+		 * thread: no belief can be stale. */
+		printf("not here stale_belief: openat2 is refused (%s) for every"
+		       " thread here\n", strerror(refusal));
+		return 0;
 	}
 	if (cached_answer() != OPENED) {
 		printf("SKIP: this kernel answers a cached lookup with EAGAIN; "

@@ -94,6 +94,21 @@ static int pretend_before_6_14(void)
 	return -rc;
 }
 
+/* openat2 refused with err, as a seccomp policy refuses it. */
+static int block_openat2(int err)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+	int rc;
+
+	if (ctx == NULL)
+		return ENOMEM;
+	rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(err), SCMP_SYS(openat2), 0);
+	if (rc == 0)
+		rc = seccomp_load(ctx);
+	seccomp_release(ctx);
+	return -rc;
+}
+
 /* Only fds 0-2, and 3 if asked for, reach the tool. */
 static int arrange_fds(int out, int err, const char *fd3_path)
 {
@@ -123,7 +138,8 @@ static void start_fexec(const struct fexec_world *w, int out, int err,
 	    (w->cwd != NULL && chdir(w->cwd) != 0) ||
 	    make_proc_view(w->proc) != 0 ||
 	    (w->execveat_errno != 0 && block_execveat(w->execveat_errno) != 0) ||
-	    (w->before_6_14 && pretend_before_6_14() != 0))
+	    (w->before_6_14 && pretend_before_6_14() != 0) ||
+	    (w->openat2_errno != 0 && block_openat2(w->openat2_errno) != 0))
 		_exit(CHILD_SETUP_FAILED);
 	/* execve, not execveat: the filter above leaves it alone. */
 	execve(fexec_path, (char *const *)argv, child_envp);

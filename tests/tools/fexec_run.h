@@ -21,6 +21,7 @@ struct fexec_world {
 	const char *fd3_path; /* opened for fexec at fd 3, or NULL */
 	const char *cwd;      /* NULL: the test's own */
 	bool before_6_14;     /* execveat answers AT_EXECVE_CHECK with EINVAL */
+	int openat2_errno;    /* 0: openat2 allowed */
 };
 
 struct fexec_result {

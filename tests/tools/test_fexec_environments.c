@@ -80,6 +80,19 @@ static void probe_eperm_borrowed_fd_dir_has_none(void **state)
 	assert_probe(PROC_BORROWED, EPERM, "probe-eperm-borrowed-proc.txt", 1);
 }
 
+/* openat2 refused (the execveat answers are the real world's). */
+static void probe_openat2_refused_says_so(void **state)
+{
+	struct fexec_world enosys = { .openat2_errno = ENOSYS };
+	struct fexec_world eperm = { .openat2_errno = EPERM };
+
+	(void)state;
+	assert_fexec_result(run_fexec(&enosys, probe), 0,
+			    expected_output("probe-openat2-enosys.txt"), "");
+	assert_fexec_result(run_fexec(&eperm, probe), 0,
+			    expected_output("probe-openat2-eperm.txt"), "");
+}
+
 /* The method for kernels without AT_EXECVE_CHECK, which must not execute
  * anything either (fexec would then complain of --probe-must-not-run). */
 static void probe_before_6_14_uses_empty_path(void **state)
@@ -213,6 +226,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(probe_enosys_without_proc_has_none),
 		cmocka_unit_test(probe_enosys_fake_proc_has_none),
 		cmocka_unit_test(probe_eperm_borrowed_fd_dir_has_none),
+		cmocka_unit_test(probe_openat2_refused_says_so),
 		cmocka_unit_test(probe_before_6_14_uses_empty_path),
 		cmocka_unit_test(fd_without_proc_runs_shell),
 		cmocka_unit_test(fd_without_proc_runs_binary),
