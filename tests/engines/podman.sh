@@ -20,12 +20,19 @@ podman_here() {
 		--events-backend=file "$@"
 }
 
-# engine_setup: in the suite's private mount namespace. crun refuses a
-# hybrid cgroup layout (cgroup v1 controllers beside a cgroup2 mount, as on
-# this project's development machine), so the namespace gets a pure
-# cgroup2 /sys/fs/cgroup; the containers themselves get no cgroup.
+# engine_setup: in the suite's private mount namespace.
 engine_setup() {
 	mkdir -p "$work/podman/storage" "$work/podman/run" "$work/podman/tmp"
+	# podman import keeps a cache of the blobs it has seen in
+	# /var/lib/containers/cache, whatever --root says: a tmpfs of the
+	# namespace's own keeps it out of the machine's.
+	mkdir -p /var/lib/containers &&
+		mount -t tmpfs -o mode=0700 tmpfs /var/lib/containers ||
+		{ echo "cannot mount a tmpfs at /var/lib/containers"; return 1; }
+	# crun refuses a hybrid cgroup layout (cgroup v1 controllers beside a
+	# cgroup2 mount, as on this project's development machine): the
+	# namespace gets a pure cgroup2 /sys/fs/cgroup; the containers
+	# themselves get no cgroup.
 	if [ "$(stat -f -c %T /sys/fs/cgroup)" != cgroup2fs ]; then
 		umount -R /sys/fs/cgroup 2>/dev/null
 		mount -t cgroup2 cgroup2 /sys/fs/cgroup ||
