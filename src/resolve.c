@@ -181,6 +181,25 @@ static bool same_mount(const struct dir_id *a, const struct dir_id *b)
 	return a->dev == b->dev;
 }
 
+/*
+ * Identifies fd, just opened from the directory whose identity is from:
+ * 0 with *id set, or -errno with fd closed. NO_XDEV refuses the step if
+ * it crossed a mount.
+ */
+static int identify_step(struct walk *w, int fd, const struct dir_id *from,
+			 struct dir_id *id)
+{
+	if (identify(w, fd, "", id) < 0) {
+		close_quietly(fd);
+		return fail();
+	}
+	if ((w->resolve & RESOLVE_NO_XDEV) && !same_mount(id, from)) {
+		sys_close(fd);
+		return -EXDEV;
+	}
+	return 0;
+}
+
 static bool same_file(const struct dir_id *a, const struct dir_id *b)
 {
 	return a->ino == b->ino && a->dev == b->dev && a->mnt == b->mnt &&
@@ -274,20 +293,15 @@ static int dotdot_at_bottom(struct walk *w)
 	if (w->resolve & RESOLVE_IN_ROOT)
 		return 0;
 	struct dir_id id;
-	int fd = sys_openat(w->bottom.fd, "..",
-			    O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+	int err, fd = sys_openat(w->bottom.fd, "..",
+				 O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
 
 	if (fd < 0)
 		return fail();
-	if (identify(w, fd, "", &id) < 0) {
-		close_quietly(fd);
-		return fail();
-	}
 	/* NO_XDEV: climbing out of a mount root crosses a mount. */
-	if ((w->resolve & RESOLVE_NO_XDEV) && !same_mount(&id, &w->bottom.id)) {
-		sys_close(fd);
-		return -EXDEV;
-	}
+	err = identify_step(w, fd, &w->bottom.id, &id);
+	if (err < 0)
+		return err;
 	replace_bottom(w, fd, &id);
 	return 0;
 }
@@ -397,16 +411,11 @@ static int jump_to_root(struct walk *w)
 static int enter_dir(struct walk *w, int fd)
 {
 	struct dir_id id;
+	int err;
 
-	if (identify(w, fd, "", &id) < 0) {
-		close_quietly(fd);
-		return fail();
-	}
-	if ((w->resolve & RESOLVE_NO_XDEV) &&
-	    !same_mount(&id, &current(w)->id)) {
-		sys_close(fd);
-		return -EXDEV;
-	}
+	err = identify_step(w, fd, &current(w)->id, &id);
+	if (err < 0)
+		return err;
 	return push_level(w, fd, &id);
 }
 
@@ -458,6 +467,7 @@ static int follow_magic_link(struct walk *w)
 {
 	int cur = current(w)->fd;
 	struct dir_id id;
+	int err;
 
 	if (w->resolve & RESOLVE_NO_MAGICLINKS)
 		return -ELOOP;
@@ -467,15 +477,9 @@ static int follow_magic_link(struct walk *w)
 
 	if (fd < 0)
 		return fail();
-	if (identify(w, fd, "", &id) < 0) {
-		close_quietly(fd);
-		return fail();
-	}
-	if ((w->resolve & RESOLVE_NO_XDEV) &&
-	    !same_mount(&id, &current(w)->id)) {
-		sys_close(fd);
-		return -EXDEV;
-	}
+	err = identify_step(w, fd, &current(w)->id, &id);
+	if (err < 0)
+		return err;
 	if (w->last && !w->must_be_dir) {
 		sys_close(fd);
 		int flags = (int)w->how->flags;
@@ -757,14 +761,9 @@ static int open_last_followed(struct walk *w)
 	current(w)->searched = true;
 	struct dir_id id;
 
-	if (identify(w, fd, "", &id) < 0) {
-		close_quietly(fd);
-		return fail();
-	}
-	if ((w->resolve & RESOLVE_NO_XDEV) && !same_mount(&id, &current(w)->id)) {
-		sys_close(fd);
-		return -EXDEV;
-	}
+	err = identify_step(w, fd, &current(w)->id, &id);
+	if (err < 0)
+		return err;
 	if (!S_ISDIR(id.mode))
 		return hand_over(w, fd);
 	int exact = sys_openat(fd, ".", flags, mode);
