@@ -7,17 +7,7 @@
 #   count-openat2-syscalls.sh OPENAT2-ONCE
 set -euo pipefail
 subject=$1
-if ! command -v strace >/dev/null; then
-	echo "SKIP: strace is not installed (.ci/install-deps installs it)"
-	exit 77
-fi
-if ! why=$(strace -q -o /dev/null true 2>&1); then
-	echo "SKIP: strace cannot trace here: $why"
-	exit 77
-fi
-# LeakSanitizer cannot run under ptrace; the sanitizer build's own tests
-# look for leaks.
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+. "$(dirname "$0")/strace-ready.sh"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 

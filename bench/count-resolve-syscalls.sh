@@ -9,17 +9,7 @@
 #   count-resolve-syscalls.sh RESOLVE-COST
 set -euo pipefail
 subject=$1
-if ! command -v strace >/dev/null; then
-	echo "SKIP: strace is not installed (.ci/install-deps installs it)"
-	exit 77
-fi
-if ! why=$(strace -q -o /dev/null true 2>&1); then
-	echo "SKIP: strace cannot trace here: $why"
-	exit 77
-fi
-# LeakSanitizer cannot run under ptrace; the sanitizer build's own tests
-# check for leaks.
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+. "$(dirname "$0")/strace-ready.sh"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 strace -q -s 256 -o "$log" "$subject" --once || { echo "resolve-cost --once failed"; exit 1; }

@@ -13,15 +13,7 @@
 # is fexecve's; the exec's own line counts, the new program's do not.
 set -euo pipefail
 subject=$1 program=$2
-if ! command -v strace >/dev/null; then
-	echo "SKIP: strace is not installed (.ci/install-deps installs it)"
-	exit 77
-fi
-# Containers may forbid ptrace.
-if ! why=$(strace -q -o /dev/null true 2>&1); then
-	echo "SKIP: strace cannot trace here: $why"
-	exit 77
-fi
+. "$(dirname "$0")/strace-ready.sh"
 log=$(mktemp)
 script=$(mktemp)
 trap 'rm -f "$log" "$script"' EXIT
