@@ -7,8 +7,9 @@
  * (Debian 12's 7.2 has neither execveat nor openat2), or a seccomp policy
  * signals an unknown system call that way (podman's default profile,
  * systemd since 2021). EPERM: a seccomp policy refusing it (an allow-list
- * whose default errno is EPERM and that omits the call, or a systemd
- * SystemCallFilter= without SystemCallErrorNumber=).
+ * whose default errno is EPERM and that omits the call, systemd-nspawn's
+ * --system-call-filter=, or a unit's SystemCallFilter= with
+ * SystemCallErrorNumber=EPERM; without that line a unit's filter kills).
  */
 #ifndef EXECVEAT_CALL_REFUSED_H
 #define EXECVEAT_CALL_REFUSED_H
