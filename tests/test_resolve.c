@@ -8,13 +8,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "openat2_again.h"
 #include "resolve.h"
 
 #define B RESOLVE_BENEATH
@@ -49,14 +50,44 @@ static int kernel(const char *path, uint64_t flags, uint64_t resolve_flags)
 
 	if ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE)
 		how.mode = 0600;
-	int fd, tries = 0;
+	return (int)kernel_openat2_once(root, path, &how, sizeof how);
+}
 
-	/* A scoped ".." answers EAGAIN when a rename anywhere on the machine
-	 * raced it: ask again. */
-	do
-		fd = (int)syscall(SYS_openat2, root, path, &how, sizeof how);
-	while (fd < 0 && errno == EAGAIN && ++tries < 100);
-	return fd;
+/* The resolver's answer and the kernel's to the same question: where
+ * either is an EAGAIN (a rename anywhere raced a scoped ".."), both are
+ * asked again (openat2_again.h). */
+struct answers {
+	int fd, err;   /* the resolver's fd, or -1 and its errno */
+	int kfd, kerr; /* the kernel's */
+};
+
+static void close_answers(const struct answers *a)
+{
+	if (a->fd >= 0)
+		close(a->fd);
+	if (a->kfd >= 0)
+		close(a->kfd);
+}
+
+static struct answers both_answers(const char *path, uint64_t flags,
+				   uint64_t res)
+{
+	struct openat2_again again;
+	struct answers a;
+	bool ask_again;
+
+	openat2_again_start(&again);
+	do {
+		a.fd = resolve(path, flags, res);
+		a.err = a.fd < 0 ? errno : 0;
+		a.kfd = kernel(path, flags, res);
+		a.kerr = a.kfd < 0 ? errno : 0;
+		ask_again = openat2_ask_again(&again, res,
+			openat2_either_eagain(a.err, a.kerr));
+		if (ask_again)
+			close_answers(&a);
+	} while (ask_again);
+	return a;
 }
 
 /* The resolver opens what `expected` (relative to the root, not
@@ -65,38 +96,43 @@ static void assert_opens(const char *path, uint64_t flags, uint64_t res,
 			 const char *expected)
 {
 	struct stat got, want;
-	int fd = resolve(path, flags, res), kfd;
+	struct answers a = both_answers(path, flags, res);
 
-	if (fd < 0)
-		fail_msg("%.60s...: %s, expected %.60s", path, strerror(errno), expected);
-	assert_int_equal(fstat(fd, &got), 0);
+	if (a.fd < 0)
+		fail_msg("%.60s...: %s, expected %.60s", path, strerror(a.err),
+			 expected);
+	assert_int_equal(fstat(a.fd, &got), 0);
 	assert_int_equal(fstatat(root, expected, &want, AT_SYMLINK_NOFOLLOW), 0);
 	assert_int_equal(got.st_ino, want.st_ino);
 	assert_int_equal(got.st_dev, want.st_dev);
-	kfd = kernel(path, flags, res);
-	if (kfd >= 0 || errno != ENOSYS) {
-		assert_true(kfd >= 0);
-		assert_int_equal(fcntl(kfd, F_GETFL) & ~O_NOFOLLOW,
-				 fcntl(fd, F_GETFL) & ~O_NOFOLLOW);
-		close(kfd);
+	if (a.kfd >= 0 || a.kerr != ENOSYS) {
+		if (a.kfd < 0)
+			fail_msg("%.60s...: the kernel says %s", path,
+				 strerror(a.kerr));
+		assert_int_equal(fcntl(a.kfd, F_GETFL) & ~O_NOFOLLOW,
+				 fcntl(a.fd, F_GETFL) & ~O_NOFOLLOW);
 	}
-	close(fd);
+	close_answers(&a);
 }
 
 static void assert_refused(const char *path, uint64_t flags, uint64_t res,
 			   int expected)
 {
-	int fd = resolve(path, flags, res);
+	struct answers a = both_answers(path, flags, res);
 
-	if (fd >= 0)
+	close_answers(&a);
+	if (a.fd >= 0)
 		fail_msg("%s: opened, expected %s", path, strerror(expected));
-	if (errno != expected)
-		fail_msg("%s: %s, expected %s", path, strerror(errno),
+	if (a.err != expected)
+		fail_msg("%s: %s, expected %s", path, strerror(a.err),
 			 strerror(expected));
-	fd = kernel(path, flags, res);
-	if (fd >= 0 || errno != ENOSYS) {
-		assert_true(fd < 0);
-		assert_int_equal(errno, expected);
+	if (a.kfd >= 0 || a.kerr != ENOSYS) {
+		if (a.kfd >= 0)
+			fail_msg("%s: the kernel opened it, expected %s", path,
+				 strerror(expected));
+		if (a.kerr != expected)
+			fail_msg("%s: the kernel says %s, expected %s", path,
+				 strerror(a.kerr), strerror(expected));
 	}
 }
 
@@ -422,21 +458,15 @@ static int statx_less_mismatches(void)
 		const char *path = i < n ? cases[i].path :
 					   deep_path(1200, 300, "f");
 		uint64_t res = i < n ? cases[i].resolve : B;
-		int fd = resolve(path, O_RDONLY, res);
-		int err = errno;
-		int kfd = kernel(path, O_RDONLY, res);
-		int kerr = errno;
+		struct answers got = both_answers(path, O_RDONLY, res);
 		struct stat a, b;
 
-		if (fd < 0 || kfd < 0)
-			mismatches += fd != kfd || err != kerr;
+		if (got.fd < 0 || got.kfd < 0)
+			mismatches += got.fd != got.kfd || got.err != got.kerr;
 		else
-			mismatches += fstat(fd, &a) || fstat(kfd, &b) ||
+			mismatches += fstat(got.fd, &a) || fstat(got.kfd, &b) ||
 				      a.st_ino != b.st_ino;
-		if (fd >= 0)
-			close(fd);
-		if (kfd >= 0)
-			close(kfd);
+		close_answers(&got);
 	}
 	return mismatches;
 }

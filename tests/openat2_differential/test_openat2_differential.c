@@ -45,6 +45,7 @@
 #include <dirent.h>
 #include <unistd.h>
 
+#include "openat2_again.h"
 #include "openat2_side.h"
 
 #define DEFAULT_SEED 20200106 /* any fixed value: runs must repeat */
@@ -631,17 +632,27 @@ static void become(bool nobody)
 	setfsuid(nobody ? 65534 : 0);
 }
 
-/* The kernel's scoped ".." answers EAGAIN when a rename anywhere on the
- * machine raced it (other programs run here too): ask again. */
-static int kernel_openat2(int dirfd, const char *path,
-			  const struct open_how *how)
+/* One side's answer, asked as root or as nobody; where the case changes
+ * the tree, what the tree became is listed into after, and the tree is
+ * put back. */
+static struct outcome answer_of(int (*side)(int, const char *,
+					    const struct open_how *),
+				struct dirfd_choice d, const char *path,
+				const struct open_how *how, bool as_nobody,
+				bool changes, struct listing *after)
 {
-	int fd, tries = 0;
+	become(as_nobody);
+	int fd = side(d.fd, path, how);
+	int err = errno;
 
-	do
-		fd = openat2_kernel(dirfd, path, how);
-	while (fd < 0 && errno == EAGAIN && ++tries < 100);
-	return fd;
+	become(false);
+	struct outcome o = outcome_of(fd, err, &pristine, changes);
+
+	if (changes) {
+		list_tree(after);
+		restore(&pristine);
+	}
+	return o;
 }
 
 static bool run_case(uint64_t seed, uint64_t index, const struct tree *tree,
@@ -687,31 +698,20 @@ static bool run_case(uint64_t seed, uint64_t index, const struct tree *tree,
 	/* A third of the cases as nobody: the kernel drops the file
 	 * capabilities with a non-zero fsuid, and gives them back. */
 	bool as_nobody = pick(&s, 3) == 0;
+	struct openat2_again again;
+	struct outcome k, f;
 
-	become(as_nobody);
-	int kfd = kernel_openat2(d.fd, path, &how);
-	int kerr = errno;
-
-	become(false);
-	errno = kerr;
-	struct outcome k = outcome_of(kfd, errno, before, changes);
-
-	if (changes) {
-		list_tree(&after_kernel);
-		restore(before);
-	}
-	become(as_nobody);
-	int ffd = openat2_side(d.fd, path, &how);
-	int ferr = errno;
-
-	become(false);
-	errno = ferr;
-	struct outcome f = outcome_of(ffd, errno, before, changes);
-
-	if (changes) {
-		list_tree(&after_fallback);
-		restore(before);
-	}
+	/* Where either side meets an EAGAIN (a rename anywhere raced a
+	 * scoped ".."), both are asked again: the answers compared are
+	 * answers to the same question. */
+	openat2_again_start(&again);
+	do {
+		k = answer_of(openat2_kernel, d, path, &how, as_nobody,
+			      changes, &after_kernel);
+		f = answer_of(openat2_side, d, path, &how, as_nobody, changes,
+			      &after_fallback);
+	} while (openat2_ask_again(&again, how.resolve,
+				   openat2_either_eagain(k.err, f.err)));
 	enum verdict v = compare(k, f, &how);
 
 	if (v == SAME && changes && !same_listing(&after_kernel, &after_fallback))

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "execveat_refusal.h"
+#include "openat2_nr.h"
 
 /*
  * The classic BPF program and its structures, as the kernel defines them
@@ -34,14 +35,6 @@ struct bpf_program_classic {
 #define SECCOMP_ALLOW 0x7fff0000u
 #define SECCOMP_FAIL_WITH 0x00050000u /* | errno */
 #define SECCOMP_FILTER_MODE 2
-
-#if defined(SYS_openat2)
-#define OPENAT2_NR SYS_openat2
-#elif defined(__x86_64__) && defined(__ILP32__)
-#define OPENAT2_NR (0x40000000 + 437) /* older C libraries lack the name */
-#else
-#define OPENAT2_NR 437
-#endif
 
 static int load_syscall_filter(uint32_t nr, int err)
 {
@@ -72,7 +65,7 @@ int block_execveat(int err)
 	return load_syscall_filter((uint32_t)SYS_execveat, err);
 }
 
-long raw_openat2(int dirfd, const char *path, const void *how, size_t size)
+static long raw_openat2(int dirfd, const char *path, const void *how, size_t size)
 {
 	return syscall(OPENAT2_NR, (long)dirfd, (long)(uintptr_t)path,
 		       (long)(uintptr_t)how, (long)size);

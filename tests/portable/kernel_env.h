@@ -20,9 +20,6 @@ int block_execveat(int err);
  * is the calling thread's (and its later children's) only. */
 int block_openat2(int err);
 
-/* The raw openat2 system call. */
-long raw_openat2(int dirfd, const char *path, const void *how, size_t size);
-
 /* 0 where openat2 is there; else the errno every call gets (ENOSYS under
  * qemu-user 7.2 and kernels before 5.6). Asked with size 0, which a
  * kernel that has the call rejects (EINVAL) before looking at anything. */

@@ -44,6 +44,7 @@
 #include "execveat.h"
 #include "child_errno.h"
 #include "kernel_env.h"
+#include "openat2_again.h"
 
 #define OPENED 0            /* a row's expectation: an fd, not an errno */
 #define CHILD_SETUP_FAILED 255
@@ -203,30 +204,19 @@ static int row_dirfd(const struct row *r)
 	return strncmp(r->name, "bad_dirfd", 9) == 0 ? 999 : world_dirfd;
 }
 
-/*
- * A scoped lookup through ".." answers EAGAIN when any rename or mount
- * anywhere on the machine raced with it (openat2(2): the caller may
- * retry), and this machine is shared: retried, as a caller would, but
- * never for RESOLVE_CACHED, whose EAGAIN is the answer under test.
- */
-#define EAGAIN_RETRIES 20
-
-static bool retry(const struct row *r, int fd, int tries)
-{
-	return fd < 0 && errno == EAGAIN && !(r->resolve & RESOLVE_CACHED) &&
-	       tries < EAGAIN_RETRIES;
-}
-
 /* The library's answer to r, as a status: an errno, OPENED, or one of
- * the CHILD_ codes. */
+ * the CHILD_ codes. A scoped ".." that a rename raced is asked again
+ * (openat2_again.h). */
 static int library_answer(const struct row *r)
 {
 	int before = open_fd_count();
-	int fd, answer, tries = 0;
+	struct openat2_again again;
+	int fd, answer;
 
+	openat2_again_start(&again);
 	do
 		fd = openat2(row_dirfd(r), r->path, make_how(r), row_size(r));
-	while (retry(r, fd, tries++));
+	while (fd < 0 && openat2_ask_again(&again, r->resolve, errno));
 	answer = fd >= 0 ? OPENED : errno;
 
 	if (fd >= 0) {
@@ -241,13 +231,9 @@ static int library_answer(const struct row *r)
 
 static int raw_answer(const struct row *r)
 {
-	long fd;
-	int tries = 0;
-
-	do
-		fd = raw_openat2(row_dirfd(r), r->path, make_how(r),
+	long fd = kernel_openat2(row_dirfd(r), r->path, make_how(r),
 				 row_size(r));
-	while (retry(r, (int)fd, tries++));
+
 	if (fd < 0)
 		return errno;
 	close((int)fd);

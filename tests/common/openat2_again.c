@@ -1,0 +1,85 @@
+#define _GNU_SOURCE
+#include "openat2_again.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "openat2_nr.h"
+
+/* <linux/openat2.h>'s value; musl-gcc sees no kernel headers. */
+#define CACHED 0x20ULL
+#define OPEN_HOW_SIZE_VER0 24
+#define OPEN_HOW_RESOLVE_OFFSET 16
+
+static double seconds_since(const struct timespec *then)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - then->tv_sec) +
+	       (double)(now.tv_nsec - then->tv_nsec) / 1e9;
+}
+
+void openat2_again_start(struct openat2_again *again)
+{
+	clock_gettime(CLOCK_MONOTONIC, &again->started);
+	again->tries = 0;
+}
+
+bool openat2_ask_again(struct openat2_again *again, uint64_t resolve,
+		       int answer)
+{
+	struct timespec pause = { 0, OPENAT2_AGAIN_PAUSE_NS };
+
+	if (answer != EAGAIN || (resolve & CACHED))
+		return false;
+	again->tries++;
+	if (seconds_since(&again->started) >= OPENAT2_AGAIN_SECONDS) {
+		fprintf(stderr, "openat2: EAGAIN for %d s (%lu tries): something "
+			"renamed or mounted throughout\n",
+			OPENAT2_AGAIN_SECONDS, again->tries);
+		errno = answer;
+		return false;
+	}
+	nanosleep(&pause, NULL);
+	return true;
+}
+
+int openat2_either_eagain(int answer, int other)
+{
+	return answer == EAGAIN || other == EAGAIN ? EAGAIN : 0;
+}
+
+long kernel_openat2_once(int dirfd, const char *path, const void *how,
+			 size_t size)
+{
+	return syscall(OPENAT2_NR, (long)dirfd, (long)(uintptr_t)path,
+		       (long)(uintptr_t)how, (long)size);
+}
+
+/* Where how is too short to hold a resolve field, the kernel refuses the
+ * call before any lookup (EFAULT, EINVAL): no EAGAIN to ask about. */
+static uint64_t resolve_of(const void *how, size_t size)
+{
+	uint64_t resolve = 0;
+
+	if (how != NULL && size >= OPEN_HOW_SIZE_VER0)
+		memcpy(&resolve, (const char *)how + OPEN_HOW_RESOLVE_OFFSET,
+		       sizeof resolve);
+	return resolve;
+}
+
+long kernel_openat2(int dirfd, const char *path, const void *how,
+		    size_t size)
+{
+	struct openat2_again again;
+	long fd;
+
+	openat2_again_start(&again);
+	do
+		fd = kernel_openat2_once(dirfd, path, how, size);
+	while (fd < 0 && openat2_ask_again(&again, resolve_of(how, size), errno));
+	return fd;
+}
