@@ -371,17 +371,38 @@ static char *deep_path(int n, int up, const char *name)
 	return path;
 }
 
+/* The fd limit the deep walks run under, and the one the test process
+ * had: a fixture, so that the limit comes back even when a test fails. */
+#define SMALL_FD_LIMIT 32
+static struct rlimit fd_limit_before;
+
+static int lower_fd_limit(void **state)
+{
+	struct rlimit low;
+
+	(void)state;
+	if (getrlimit(RLIMIT_NOFILE, &fd_limit_before) != 0)
+		return -1;
+	low = (struct rlimit){ SMALL_FD_LIMIT, fd_limit_before.rlim_max };
+	return setrlimit(RLIMIT_NOFILE, &low);
+}
+
+static int restore_fd_limit(void **state)
+{
+	(void)state;
+	return setrlimit(RLIMIT_NOFILE, &fd_limit_before);
+}
+
 /* The kernel's walk has no limit of fds; the resolver holds a few and
- * proves the rest again on the way up. */
+ * proves the rest again on the way up (run under lower_fd_limit). */
 static void deep_paths_under_a_small_fd_limit(void **state)
 {
-	struct rlimit old, low = { 32, 32 };
+	struct rlimit now;
 	char expected[PATH_MAX + 8];
 
 	(void)state;
-	assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
-	low.rlim_max = old.rlim_max;
-	assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &now), 0);
+	assert_int_equal(now.rlim_cur, SMALL_FD_LIMIT);
 	/* 2,001 components, down only. */
 	snprintf(expected, sizeof expected, "%s", deep_path(DEEP, 0, "g"));
 	assert_opens(expected, O_RDONLY, B, expected);
@@ -393,7 +414,6 @@ static void deep_paths_under_a_small_fd_limit(void **state)
 	assert_opens(deep_path(800, 800, "file"), O_RDONLY, B, "file");
 	assert_refused(deep_path(800, 801, "file"), O_RDONLY, B, EXDEV);
 	assert_opens(deep_path(800, 801, "file"), O_RDONLY, R, "file");
-	assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
 }
 
 /* PATH_MAX counts the NUL: 4,095 bytes are a path, 4,096 are too long. */
@@ -568,12 +588,14 @@ int main(void)
 		cmocka_unit_test(creating_lands_where_the_kernel_puts_it),
 		cmocka_unit_test(
 			magic_links_are_refused_where_the_kernel_refuses),
-		cmocka_unit_test(deep_paths_under_a_small_fd_limit),
+		cmocka_unit_test_setup_teardown(deep_paths_under_a_small_fd_limit,
+						lower_fd_limit, restore_fd_limit),
 		cmocka_unit_test(path_max_as_the_kernel_counts_it),
 		cmocka_unit_test(bad_dirfds_as_the_kernel),
 		cmocka_unit_test(without_statx_the_same_answers),
 		cmocka_unit_test(close_on_exec_as_asked),
-		cmocka_unit_test(no_fd_is_left_open),
+		cmocka_unit_test_setup_teardown(no_fd_is_left_open,
+						lower_fd_limit, restore_fd_limit),
 	};
 
 	return cmocka_run_group_tests(tests, make_tree, remove_tree);
