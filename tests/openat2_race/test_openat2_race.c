@@ -7,10 +7,14 @@
  * result may be outside the root: the "secret" files above and beside
  * the root, and the directories that hold them, are never inside it.
  *
- * The same harness runs a naive walk (one that asks the kernel for "..",
- * as a resolver holding no chain of directories must) and requires it to
- * escape, so that the test can fail; and the kernel's own openat2, for
- * reference.
+ * That the harness sees an escape when there is one is proven first, on
+ * every run, without luck: a naive walk (one that asks the kernel for
+ * "..", as a resolver holding no chain of directories must) calls back
+ * between its steps, and the test makes the attacker's exchange right
+ * there. The walk must then reach a secret, and must not without the
+ * exchange. The timed race then runs the resolver, and the kernel's own
+ * openat2 for reference, against the attacker, who must have exchanged
+ * during each walk's attempts.
  *
  *   OPENAT2_RACE_ATTEMPTS  attempts per walk and flag (default 100000)
  *   OPENAT2_RACE_SECONDS   and at most this long each (default 20)
@@ -25,6 +29,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -127,31 +133,69 @@ static void build(void)
 		die("open root");
 }
 
-/* The attacker: exchanges, as fast as it can, until killed. */
+/* The attacker's moves, each an exchange that a second call undoes. */
+enum move {
+	MOVE_A_OUT,      /* root/a <-> out/x: the chain leaves the root */
+	MOVE_TARGET_OUT, /* root/target <-> out/evil: an absolute link */
+	MOVE_C_OUT,      /* root/a/b/c <-> out/link: c leaves, a link comes */
+};
+
+struct attacker {
+	int root, out, b_in;
+};
+
+static struct attacker attacker_fds(void)
+{
+	int b = open(base, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	struct attacker at = {
+		openat(b, "root", O_PATH | O_DIRECTORY | O_CLOEXEC),
+		openat(b, "out", O_PATH | O_DIRECTORY | O_CLOEXEC), -1
+	};
+
+	at.b_in = openat(at.root, "a/b", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (b < 0 || at.root < 0 || at.out < 0 || at.b_in < 0)
+		die("attacker's fds");
+	close(b);
+	return at;
+}
+
+static int exchange(const struct attacker *at, enum move m)
+{
+	switch (m) {
+	case MOVE_A_OUT:
+		return (int)syscall(SYS_renameat2, at->root, "a", at->out, "x",
+				    RENAME_EXCHANGE);
+	case MOVE_TARGET_OUT:
+		return (int)syscall(SYS_renameat2, at->root, "target", at->out,
+				    "evil", RENAME_EXCHANGE);
+	default:
+		return (int)syscall(SYS_renameat2, at->b_in, "c", at->out,
+				    "link", RENAME_EXCHANGE);
+	}
+}
+
+/* Exchanges made by the swapper, counted where the test can read them. */
+static volatile uint64_t *swaps;
+
+/* The attacker: exchanges, as fast as it can, until killed; dies with the
+ * test (a test killed at its timeout leaves no swapper behind). */
 static pid_t start_swapper(void)
 {
 	pid_t pid = fork();
 
 	if (pid != 0)
 		return pid;
-	int b = open(base, O_PATH | O_DIRECTORY);
-	int root = openat(b, "root", O_PATH | O_DIRECTORY);
-	int out = openat(b, "out", O_PATH | O_DIRECTORY);
-	int b_in = openat(root, "a/b", O_PATH | O_DIRECTORY);
-
-	if (b < 0 || root < 0 || out < 0 || b_in < 0)
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() == 1)
 		_exit(1);
+	struct attacker at = attacker_fds();
 
 	for (unsigned long i = 0;; i++) {
-		if (i % 4 == 0)
-			syscall(SYS_renameat2, root, "a", out, "x",
-				RENAME_EXCHANGE);
-		else if (i % 4 == 1)
-			syscall(SYS_renameat2, root, "target", out, "evil",
-				RENAME_EXCHANGE);
-		else
-			syscall(SYS_renameat2, b_in, "c", out, "link",
-				RENAME_EXCHANGE);
+		/* The chain's c twice as often as the others. */
+		static const enum move order[] = { MOVE_A_OUT, MOVE_TARGET_OUT,
+						   MOVE_C_OUT, MOVE_C_OUT };
+
+		if (exchange(&at, order[i % 4]) == 0)
+			(*swaps)++;
 	}
 }
 
@@ -174,12 +218,18 @@ static const char *const paths[] = {
 	DOWN UP4 UP4 "../..",                    /* the same */
 };
 
+/* Called by the naive walk after each step, with the number of steps
+ * taken so far. */
+typedef void between_steps(unsigned int steps);
+
 /* A walk that asks the kernel for "..", and stops climbing where its own
  * count says the root is: what a resolver without a chain must do. */
-static int naive_open(int dirfd, const char *path, unsigned int resolve)
+static int naive_open(int dirfd, const char *path, unsigned int resolve,
+		      between_steps *between)
 {
 	char copy[512], *save, *name;
 	int cur = dup(dirfd), depth = 0;
+	unsigned int steps = 0;
 
 	snprintf(copy, sizeof copy, "%s", path);
 	for (name = strtok_r(copy, "/", &save); name != NULL;) {
@@ -202,32 +252,26 @@ static int naive_open(int dirfd, const char *path, unsigned int resolve)
 		depth += strcmp(name, "..") == 0 ? -1 : 1;
 		cur = fd;
 		name = next;
+		if (between != NULL)
+			between(++steps);
 	}
 	return cur;
 }
 
-enum walker { RESOLVER, NAIVE, KERNEL };
+enum walker { RESOLVER, KERNEL };
 
 static int open_by(enum walker who, const char *path, unsigned int resolve)
 {
 	struct open_how how = { .flags = O_PATH | O_CLOEXEC,
 				.resolve = resolve };
 
-	switch (who) {
-	case RESOLVER:
+	if (who == RESOLVER)
 		return libexecveat_resolve_open(root_fd, path, &how);
-	case NAIVE:
-		return naive_open(root_fd, path, resolve);
-	default:
-		return (int)syscall(SYS_openat2, root_fd, path, &how, sizeof how);
-	}
+	return (int)syscall(SYS_openat2, root_fd, path, &how, sizeof how);
 }
 
-struct tally {
-	uint64_t attempts, escapes, opened, failed[256];
-};
-
-static bool is_secret(int fd)
+/* Which of the secrets fd is (an index into secrets), or -1. */
+static int secret_of(int fd)
 {
 	struct stat st;
 
@@ -236,9 +280,95 @@ static bool is_secret(int fd)
 	for (int i = 0; i < 4; i++)
 		if (st.st_dev == secrets[i].st_dev &&
 		    st.st_ino == secrets[i].st_ino)
-			return true;
-	return false;
+			return i;
+	return -1;
 }
+
+static bool is_secret(int fd)
+{
+	return secret_of(fd) >= 0;
+}
+
+/* ---- the control: an escape, made on purpose, is seen ---- */
+
+static const char *const secret_names[] = { "BASE/secret", "BASE/out/secret",
+					    "BASE", "BASE/out" };
+
+static const struct control {
+	const char *path;
+	enum move move;
+	const char *move_name;
+	unsigned int after_step; /* the walk is inside the moved directory */
+	int reaches;             /* the secret it then reaches */
+} controls[] = {
+	/* a leaves: its ".." is out, which the walk counts as the root. */
+	{ "a/b/c/d/../../../../secret", MOVE_A_OUT, "root/a <-> out/x", 1, 1 },
+	/* c leaves: its ".." is out, and one more is the base. */
+	{ "a/b/c/../../secret", MOVE_C_OUT, "root/a/b/c <-> out/link", 3, 0 },
+};
+
+static struct attacker control_attacker;
+static const struct control *control_now;
+static bool control_moved;
+
+static void move_in_control(unsigned int steps)
+{
+	if (control_now != NULL && steps == control_now->after_step) {
+		if (exchange(&control_attacker, control_now->move) != 0)
+			die("exchange");
+		control_moved = true;
+	}
+}
+
+/* The naive walk of c's path, with c's move made between its steps (or
+ * not), then undone: the secret it reached, or -1. */
+static int naive_reaches(const struct control *c, unsigned int resolve,
+			 bool with_move)
+{
+	int fd, reached = -1;
+
+	control_now = with_move ? c : NULL;
+	control_moved = false;
+	fd = naive_open(root_fd, c->path, resolve, move_in_control);
+	if (fd >= 0) {
+		reached = secret_of(fd);
+		close(fd);
+	}
+	if (control_moved && exchange(&control_attacker, c->move) != 0)
+		die("exchange back");
+	if (with_move && !control_moved)
+		die("the walk never reached the control's step");
+	return reached;
+}
+
+/* Each control path, under each flag: no escape as the tree stands, and
+ * the escape expected when the attacker moves a directory between two
+ * steps. */
+static bool control_sees_escapes(const char *flag, unsigned int resolve)
+{
+	bool ok = true;
+
+	for (size_t i = 0; i < sizeof controls / sizeof *controls; i++) {
+		const struct control *c = &controls[i];
+		int still = naive_reaches(c, resolve, false);
+		int moved = naive_reaches(c, resolve, true);
+		bool right = still < 0 && moved == c->reaches;
+
+		printf("%s naive walk, %s, \"%s\": %s; with %s after step "
+		       "%u: %s\n", right ? "control:" : "FAIL: control:", flag,
+		       c->path, still < 0 ? "no secret" : secret_names[still],
+		       c->move_name, c->after_step,
+		       moved < 0 ? "no secret" : secret_names[moved]);
+		ok &= right;
+	}
+	return ok;
+}
+
+/* ---- the timed race ---- */
+
+struct tally {
+	uint64_t attempts, escapes, opened, swaps, failed[256];
+};
 
 static double now(void)
 {
@@ -253,6 +383,7 @@ static struct tally race(enum walker who, unsigned int resolve,
 {
 	struct tally t = { 0 };
 	double end = now() + seconds;
+	uint64_t swaps_before = *swaps;
 
 	while (t.attempts < attempts && (t.attempts % 256 || now() < end)) {
 		const char *path =
@@ -267,7 +398,7 @@ static struct tally race(enum walker who, unsigned int resolve,
 		t.opened++;
 		if (is_secret(fd)) {
 			t.escapes++;
-			if (t.escapes == 1 && who != NAIVE)
+			if (t.escapes == 1)
 				printf("ESCAPE: %s reached a secret by \"%s\"\n",
 				       who == RESOLVER ? "the resolver" :
 							 "the kernel",
@@ -275,14 +406,15 @@ static struct tally race(enum walker who, unsigned int resolve,
 		}
 		close(fd);
 	}
+	t.swaps = *swaps - swaps_before;
 	return t;
 }
 
 static void report(const char *who, const char *flag, struct tally t)
 {
 	printf("%-9s %-7s %7" PRIu64 " attempts, %" PRIu64 " escapes, %" PRIu64
-	       " opened inside, failed:",
-	       who, flag, t.attempts, t.escapes, t.opened - t.escapes);
+	       " opened inside, %" PRIu64 " exchanges meanwhile, failed:",
+	       who, flag, t.attempts, t.escapes, t.opened - t.escapes, t.swaps);
 	for (int e = 1; e < 256; e++)
 		if (t.failed[e])
 			printf(" %s %" PRIu64, strerrorname_np(e), t.failed[e]);
@@ -311,10 +443,23 @@ int main(void)
 	} flags[] = { { "BENEATH", RESOLVE_BENEATH },
 		      { "IN_ROOT", RESOLVE_IN_ROOT } };
 	bool failed = false;
-	uint64_t naive_escapes = 0;
 	struct tally t;
 
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	build();
+	control_attacker = attacker_fds();
+	for (size_t i = 0; i < 2; i++)
+		failed |= !control_sees_escapes(flags[i].name, flags[i].resolve);
+	if (failed) {
+		printf("FAIL: the harness does not see an escape made on "
+		       "purpose: the race would prove nothing\n");
+		remove_all();
+		return 1;
+	}
+	swaps = mmap(NULL, sizeof *swaps, PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (swaps == MAP_FAILED)
+		die("mmap");
 	pid_t swapper = start_swapper();
 
 	if (swapper < 0)
@@ -323,19 +468,16 @@ int main(void)
 		t = race(RESOLVER, flags[i].resolve, attempts, seconds);
 		report("resolver", flags[i].name, t);
 		failed |= t.escapes != 0;
-		t = race(NAIVE, flags[i].resolve, attempts, seconds);
-		report("naive", flags[i].name, t);
-		naive_escapes += t.escapes;
+		if (t.swaps == 0) {
+			printf("FAIL: the swapper exchanged nothing during the "
+			       "resolver's walks: no race was run\n");
+			failed = true;
+		}
 		t = race(KERNEL, flags[i].resolve, attempts / 10, seconds);
 		report("kernel", flags[i].name, t);
 	}
 	kill(swapper, SIGKILL);
 	waitpid(swapper, NULL, 0);
 	remove_all();
-	if (naive_escapes == 0) {
-		printf("FAIL: the naive walk never escaped: this race proves "
-		       "nothing here\n");
-		failed = true;
-	}
 	return failed ? 1 : 0;
 }
