@@ -22,7 +22,7 @@ engine_missing() {
 # namespace's own keeps concurrent runs apart and leaves the host's /run
 # as it was.
 engine_setup() {
-	mkdir -p /run/systemd/nspawn &&
+	mount_point /run/systemd/nspawn &&
 		mount -t tmpfs -o mode=0755 tmpfs /run/systemd/nspawn
 }
 

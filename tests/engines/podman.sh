@@ -26,7 +26,7 @@ engine_setup() {
 	# podman import keeps a cache of the blobs it has seen in
 	# /var/lib/containers/cache, whatever --root says: a tmpfs of the
 	# namespace's own keeps it out of the machine's.
-	mkdir -p /var/lib/containers &&
+	mount_point /var/lib/containers &&
 		mount -t tmpfs -o mode=0700 tmpfs /var/lib/containers ||
 		{ echo "cannot mount a tmpfs at /var/lib/containers"; return 1; }
 	# crun refuses a hybrid cgroup layout (cgroup v1 controllers beside a
