@@ -1,0 +1,74 @@
+/*
+ * ".." (the kernel's handle_dots and follow_dotdot). A walk that asks the
+ * kernel for ".." escapes its root under a rename race: a directory moved
+ * out of the tree has a new parent, and the kernel's ".." is that new
+ * parent (walk.c). Here ".." goes back to the level the walk came from,
+ * which it holds, or fetches again and proves (levels.c); at the bottom,
+ * BENEATH refuses and IN_ROOT stays where it is. Only an unscoped walk
+ * asks the kernel for the bottom's "..": it has no root to leave.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+
+#include "../sys.h"
+#include "walk.h"
+
+/* Unscoped, at the bottom: the kernel's ".." of it, which stops at the
+ * process root. Under NO_XDEV, climbing out of a mount's root crosses a
+ * mount. */
+static enum step dotdot_below_bottom(struct walk *w)
+{
+	struct level *bottom = &w->levels.bottom;
+	struct level up = { 0 };
+	int err;
+
+	up.fd = open_walk_fd(w, bottom->fd, "..",
+			     O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+	if (up.fd < 0)
+		return failed(w, -up.fd);
+	err = refuse_crossing(w, bottom, &up);
+	if (err < 0) {
+		sys_close(up.fd);
+		return failed(w, -err);
+	}
+	replace_bottom(w, &up);
+	return STEP_ON;
+}
+
+enum step step_dotdot(struct walk *w)
+{
+	int err = check_search(w);
+
+	if (err < 0)
+		return failed(w, -err);
+	w->root_set = true; /* handle_dots: set_root() */
+	if (w->levels.depth > 0)
+		return on_or_failed(w, pop_level(w));
+	if (w->req.resolve & RESOLVE_BENEATH)
+		return failed(w, EXDEV);
+	if (w->req.resolve & RESOLVE_IN_ROOT)
+		return STEP_ON;
+	return dotdot_below_bottom(w);
+}
+
+/*
+ * ".." as the last component: the directory ".." leads to, opened with
+ * the caller's flags through "." (levels the walk holds were searched on
+ * the way down). Unscoped at the bottom, without NO_XDEV to judge, the
+ * kernel's own ".." is the answer as it opens it, which needs no search
+ * permission on the directory it opens.
+ */
+enum step open_last_dotdot(struct walk *w)
+{
+	enum step s;
+
+	if (w->levels.depth == 0 &&
+	    !(w->req.resolve & (SCOPED | RESOLVE_NO_XDEV | RESOLVE_CACHED))) {
+		w->answer = open_walk_fd(w, w->levels.bottom.fd, "..",
+					 w->req.flags, w->req.mode);
+		return w->answer >= 0 ? STEP_OPENED : failed(w, -w->answer);
+	}
+	s = step_dotdot(w);
+	return s == STEP_ON ? open_here(w) : s;
+}
