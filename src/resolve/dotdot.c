@@ -63,6 +63,7 @@ enum step open_last_dotdot(struct walk *w)
 {
 	enum step s;
 
+	AT_MOMENT(BEFORE_LAST_OPEN, current_level(w)->fd, "..");
 	if (w->levels.depth == 0 &&
 	    !(w->req.resolve & (SCOPED | RESOLVE_NO_XDEV | RESOLVE_CACHED))) {
 		w->answer = open_walk_fd(w, w->levels.bottom.fd, "..",

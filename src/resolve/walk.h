@@ -165,7 +165,7 @@ static inline enum step on_or_failed(struct walk *w, int err)
  */
 enum resolve_moment {
 	BEFORE_READLINK, /* a step's open said "not a directory" */
-	BEFORE_LAST_OPEN, /* the last component is about to be opened */
+	BEFORE_LAST_OPEN, /* the last component (a name, "..") is next */
 	BEFORE_MAGIC_REOPEN, /* a magic link's target was judged */
 	BEFORE_REFETCH, /* ".." must fetch a level it let go */
 };
