@@ -53,23 +53,53 @@ enum step step_dotdot(struct walk *w)
 }
 
 /*
- * ".." as the last component: the directory ".." leads to, opened with
- * the caller's flags through "." (levels the walk holds were searched on
- * the way down). Unscoped at the bottom, without NO_XDEV to judge, the
- * kernel's own ".." is the answer as it opens it, which needs no search
- * permission on the directory it opens.
+ * Unscoped, at the bottom, ".." as the last component: the kernel's ".."
+ * of the bottom is the answer, opened by the kernel with the caller's
+ * flags (which needs no search permission on the directory it opens,
+ * where "." from it would). Under NO_XDEV its mount is judged first on
+ * an O_PATH open, and the answer must be that very directory.
  */
+static enum step open_parent_of_bottom(struct walk *w)
+{
+	struct level *bottom = &w->levels.bottom;
+	struct level up = { .fd = -1 };
+	struct dir_id id;
+	int fd = -1, err = 0;
+
+	if (w->req.resolve & RESOLVE_NO_XDEV) {
+		up.fd = open_walk_fd(w, bottom->fd, "..",
+				     O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+		err = up.fd < 0 ? up.fd : refuse_crossing(w, bottom, &up);
+	}
+	if (err == 0 && (w->req.resolve & RESOLVE_CACHED))
+		err = -EAGAIN;
+	if (err == 0) {
+		fd = open_walk_fd(w, bottom->fd, "..", w->req.flags, w->req.mode);
+		err = fd < 0 ? fd : 0;
+	}
+	if (err == 0 && up.fd >= 0 &&
+	    ((err = identify(w, fd, "", &id)) < 0 || !same_file(&id, &up.id)))
+		err = err < 0 ? err : -EAGAIN; /* moved by a rename since */
+	if (err < 0 && fd >= 0)
+		sys_close(fd);
+	if (up.fd >= 0)
+		sys_close(up.fd);
+	if (err < 0)
+		return failed(w, -err);
+	w->answer = fd;
+	return STEP_OPENED;
+}
+
+/* ".." as the last component: the directory ".." leads to, opened with
+ * the caller's flags through "." (the levels the walk holds were searched
+ * on the way down). */
 enum step open_last_dotdot(struct walk *w)
 {
 	enum step s;
 
 	AT_MOMENT(BEFORE_LAST_OPEN, current_level(w)->fd, "..");
-	if (w->levels.depth == 0 &&
-	    !(w->req.resolve & (SCOPED | RESOLVE_NO_XDEV | RESOLVE_CACHED))) {
-		w->answer = open_walk_fd(w, w->levels.bottom.fd, "..",
-					 w->req.flags, w->req.mode);
-		return w->answer >= 0 ? STEP_OPENED : failed(w, -w->answer);
-	}
+	if (w->levels.depth == 0 && !(w->req.resolve & SCOPED))
+		return open_parent_of_bottom(w);
 	s = step_dotdot(w);
 	return s == STEP_ON ? open_here(w) : s;
 }
