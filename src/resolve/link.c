@@ -191,11 +191,18 @@ static enum step follow_magic_link(struct walk *w, struct level *dir)
 					 w->req.flags, w->req.mode);
 		return w->answer >= 0 ? STEP_OPENED : failed(w, -w->answer);
 	}
+	/* The walk goes on in the target, which must be a directory; under
+	 * NO_XDEV the kernel judges the jump before that. */
+	bool judge = w->req.resolve & RESOLVE_NO_XDEV;
+
 	target.fd = open_walk_fd(w, dir->fd, w->comp.name,
-				 O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+				 O_PATH | O_CLOEXEC | (judge ? 0 : O_DIRECTORY),
+				 0);
 	if (target.fd < 0)
 		return failed(w, -target.fd);
 	err = refuse_crossing(w, dir, &target);
+	if (err == 0 && judge && !S_ISDIR(target.id.mode))
+		err = -ENOTDIR;
 	if (err < 0) {
 		sys_close(target.fd);
 		return failed(w, -err);
