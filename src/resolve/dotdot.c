@@ -53,39 +53,60 @@ enum step step_dotdot(struct walk *w)
 }
 
 /*
+ * The bottom's parent, judged (up, an O_PATH fd of it), opened with the
+ * caller's flags: the kernel's ".." of the bottom again, which must be
+ * the directory judged; or, for O_TMPFILE, "." from it (a file made there
+ * is no directory to prove, and making it needs search permission there
+ * anyway). An fd, or -errno.
+ */
+static int open_judged_parent(struct walk *w, const struct level *up)
+{
+	struct dir_id id;
+	int fd, err;
+
+	if ((w->req.flags & O_TMPFILE) == O_TMPFILE)
+		return open_walk_fd(w, up->fd, ".", w->req.flags, w->req.mode);
+	fd = open_walk_fd(w, w->levels.bottom.fd, "..", w->req.flags,
+			  w->req.mode);
+	if (fd < 0)
+		return fd;
+	err = identify(w, fd, "", &id);
+	if (err == 0 && !same_file(&id, &up->id))
+		err = -EAGAIN; /* moved by a rename since */
+	if (err < 0)
+		sys_close(fd);
+	return err < 0 ? err : fd;
+}
+
+/*
  * Unscoped, at the bottom, ".." as the last component: the kernel's ".."
  * of the bottom is the answer, opened by the kernel with the caller's
  * flags (which needs no search permission on the directory it opens,
- * where "." from it would). Under NO_XDEV its mount is judged first on
- * an O_PATH open, and the answer must be that very directory.
+ * where "." from it would). Under NO_XDEV its mount is judged first on an
+ * O_PATH open; under RESOLVE_CACHED nothing is opened.
  */
 static enum step open_parent_of_bottom(struct walk *w)
 {
 	struct level *bottom = &w->levels.bottom;
-	struct level up = { .fd = -1 };
-	struct dir_id id;
-	int fd = -1, err = 0;
+	struct level up = { 0 };
+	int fd;
 
-	if (w->req.resolve & RESOLVE_NO_XDEV) {
-		up.fd = open_walk_fd(w, bottom->fd, "..",
-				     O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
-		err = up.fd < 0 ? up.fd : refuse_crossing(w, bottom, &up);
-	}
-	if (err == 0 && (w->req.resolve & RESOLVE_CACHED))
-		err = -EAGAIN;
-	if (err == 0) {
-		fd = open_walk_fd(w, bottom->fd, "..", w->req.flags, w->req.mode);
-		err = fd < 0 ? fd : 0;
-	}
-	if (err == 0 && up.fd >= 0 &&
-	    ((err = identify(w, fd, "", &id)) < 0 || !same_file(&id, &up.id)))
-		err = err < 0 ? err : -EAGAIN; /* moved by a rename since */
-	if (err < 0 && fd >= 0)
-		sys_close(fd);
-	if (up.fd >= 0)
+	if (!(w->req.resolve & (RESOLVE_NO_XDEV | RESOLVE_CACHED)))
+		fd = open_walk_fd(w, bottom->fd, "..", w->req.flags,
+				  w->req.mode);
+	else if ((up.fd = open_walk_fd(w, bottom->fd, "..",
+				       O_PATH | O_DIRECTORY | O_CLOEXEC, 0)) < 0)
+		fd = up.fd;
+	else {
+		fd = refuse_crossing(w, bottom, &up);
+		if (fd == 0)
+			fd = (w->req.resolve & RESOLVE_CACHED) ?
+				     -EAGAIN :
+				     open_judged_parent(w, &up);
 		sys_close(up.fd);
-	if (err < 0)
-		return failed(w, -err);
+	}
+	if (fd < 0)
+		return failed(w, -fd);
 	w->answer = fd;
 	return STEP_OPENED;
 }
