@@ -36,7 +36,7 @@ static enum step opened(struct walk *w, int fd, bool cloexec_added)
  *
  * Under RESOLVE_NO_XDEV the name may not be a mount point (its identity
  * is then the mounted root's): judged by name, before the open. Mounts do
- * not change during a call (the threat model in walk.c), and no rename
+ * not change during a call (the threat model in open.c), and no rename
  * can make a name a mount point, so the open finds what was judged.
  *
  * RESOLVE_CACHED: the kernel answers from its caches, or EAGAIN, which it

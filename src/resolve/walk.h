@@ -1,7 +1,7 @@
 /*
  * One walk of openat2's fallback: its state, in four parts (what the
  * caller asked, the directories held, the path still to walk, the name
- * being looked up), and the steps that share it, one file each. walk.c
+ * being looked up), and the steps that share it, one file each. open.c
  * maps the steps to their files and to the kernel's fs/namei.c.
  */
 #ifndef EXECVEAT_RESOLVE_WALK_H
