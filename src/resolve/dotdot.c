@@ -14,28 +14,6 @@
 #include "../sys.h"
 #include "walk.h"
 
-/* Unscoped, at the bottom: the kernel's ".." of it, which stops at the
- * process root. Under NO_XDEV, climbing out of a mount's root crosses a
- * mount. */
-static enum step dotdot_below_bottom(struct walk *w)
-{
-	struct level *bottom = &w->levels.bottom;
-	struct level up = { 0 };
-	int err;
-
-	up.fd = open_walk_fd(w, bottom->fd, "..",
-			     O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
-	if (up.fd < 0)
-		return failed(w, -up.fd);
-	err = refuse_crossing(w, bottom, &up);
-	if (err < 0) {
-		sys_close(up.fd);
-		return failed(w, -err);
-	}
-	replace_bottom(w, &up);
-	return STEP_ON;
-}
-
 enum step step_dotdot(struct walk *w)
 {
 	int err = check_search(w);
@@ -49,7 +27,10 @@ enum step step_dotdot(struct walk *w)
 		return failed(w, EXDEV);
 	if (w->req.resolve & RESOLVE_IN_ROOT)
 		return STEP_ON;
-	return dotdot_below_bottom(w);
+	/* Unscoped: the kernel's ".." of the bottom, which stops at the
+	 * process root; under NO_XDEV, climbing out of a mount's root
+	 * crosses a mount. */
+	return move_bottom(w, &w->levels.bottom, w->levels.bottom.fd, "..");
 }
 
 /*

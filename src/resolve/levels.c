@@ -216,18 +216,39 @@ void let_go_to_bottom(struct walk *w)
 	l->held = 0;
 }
 
-/* An unscoped walk moved to a new bottom (the process root, the kernel's
- * ".." of the old bottom, a magic link's target): nothing below it is
- * known. */
-void replace_bottom(struct walk *w, const struct level *bottom)
+/*
+ * An unscoped walk moves to a new bottom, the directory name in dirfd
+ * (the process root, the kernel's ".." of the old bottom, a magic link's
+ * target, which the kernel follows), reached from the level `from`:
+ * nothing below it is known. Under NO_XDEV the step is judged before the
+ * new bottom must be a directory, as the kernel judges a jump first.
+ */
+enum step move_bottom(struct walk *w, struct level *from, int dirfd,
+		      const char *name)
 {
 	struct levels *l = &w->levels;
+	bool judge = w->req.resolve & RESOLVE_NO_XDEV;
+	struct level bottom = { 0 };
+	int err;
 
+	bottom.fd = open_walk_fd(w, dirfd, name,
+				 O_PATH | O_CLOEXEC | (judge ? 0 : O_DIRECTORY),
+				 0);
+	if (bottom.fd < 0)
+		return failed(w, -bottom.fd);
+	err = refuse_crossing(w, from, &bottom);
+	if (err == 0 && judge && !S_ISDIR(bottom.id.mode))
+		err = -ENOTDIR;
+	if (err < 0) {
+		close_quietly(bottom.fd);
+		return failed(w, -err);
+	}
 	let_go_to_bottom(w);
 	if (l->bottom_owned)
 		let_go(l, l->bottom.fd);
-	l->bottom = *bottom;
+	l->bottom = bottom;
 	l->bottom_owned = true;
+	return STEP_ON;
 }
 
 /*

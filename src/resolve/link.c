@@ -173,9 +173,6 @@ static enum step open_magic_target(struct walk *w, struct level *dir)
  */
 static enum step follow_magic_link(struct walk *w, struct level *dir)
 {
-	struct level target = { 0 };
-	int err;
-
 	if (w->req.resolve & RESOLVE_NO_MAGICLINKS)
 		return failed(w, ELOOP);
 	if (w->req.resolve & SCOPED)
@@ -191,24 +188,8 @@ static enum step follow_magic_link(struct walk *w, struct level *dir)
 					 w->req.flags, w->req.mode);
 		return w->answer >= 0 ? STEP_OPENED : failed(w, -w->answer);
 	}
-	/* The walk goes on in the target, which must be a directory; under
-	 * NO_XDEV the kernel judges the jump before that. */
-	bool judge = w->req.resolve & RESOLVE_NO_XDEV;
-
-	target.fd = open_walk_fd(w, dir->fd, w->comp.name,
-				 O_PATH | O_CLOEXEC | (judge ? 0 : O_DIRECTORY),
-				 0);
-	if (target.fd < 0)
-		return failed(w, -target.fd);
-	err = refuse_crossing(w, dir, &target);
-	if (err == 0 && judge && !S_ISDIR(target.id.mode))
-		err = -ENOTDIR;
-	if (err < 0) {
-		sys_close(target.fd);
-		return failed(w, -err);
-	}
-	replace_bottom(w, &target);
-	return STEP_ON;
+	/* The walk goes on in the target. */
+	return move_bottom(w, dir, dir->fd, w->comp.name);
 }
 
 /*
@@ -237,7 +218,6 @@ static enum step not_a_link(struct walk *w, struct level *dir,
 enum step jump_to_root(struct walk *w)
 {
 	struct level *here = current_level(w);
-	struct level root = { 0 };
 	int err;
 
 	if (w->req.resolve & RESOLVE_BENEATH)
@@ -255,17 +235,7 @@ enum step jump_to_root(struct walk *w)
 		let_go_to_bottom(w);
 		return STEP_ON;
 	}
-	root.fd = open_walk_fd(w, AT_FDCWD, "/",
-			       O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
-	if (root.fd < 0)
-		return failed(w, -root.fd);
-	err = refuse_crossing(w, here, &root);
-	if (err < 0) {
-		sys_close(root.fd);
-		return failed(w, -err);
-	}
-	replace_bottom(w, &root);
-	return STEP_ON;
+	return move_bottom(w, here, AT_FDCWD, "/");
 }
 
 /*

@@ -28,6 +28,7 @@
 #define identify_level libexecveat_resolve_identify_level
 #define jump_to_root libexecveat_resolve_jump_to_root
 #define let_go_to_bottom libexecveat_resolve_let_go_to_bottom
+#define move_bottom libexecveat_resolve_move_bottom
 #define next_component libexecveat_resolve_next_component
 #define open_here libexecveat_resolve_open_here
 #define open_last libexecveat_resolve_open_last
@@ -36,7 +37,6 @@
 #define pop_level libexecveat_resolve_pop_level
 #define push_level libexecveat_resolve_push_level
 #define refuse_crossing libexecveat_resolve_refuse_crossing
-#define replace_bottom libexecveat_resolve_replace_bottom
 #define same_file libexecveat_resolve_same_file
 #define splice_link_text libexecveat_resolve_splice_link_text
 #define start_unwalked libexecveat_resolve_start_unwalked
@@ -190,7 +190,8 @@ int open_walk_fd(struct walk *w, int dirfd, const char *name, int flags,
 int push_level(struct walk *w, const struct level *next);
 int pop_level(struct walk *w);
 void let_go_to_bottom(struct walk *w);
-void replace_bottom(struct walk *w, const struct level *bottom);
+enum step move_bottom(struct walk *w, struct level *from, int dirfd,
+		      const char *name);
 int check_search(struct walk *w);
 int finish_walk(struct walk *w, enum step outcome);
 
