@@ -1,6 +1,6 @@
 /*
  * openat2(): the system call; where the call itself is refused, the
- * kernel's argument checks and a resolver of our own (resolve.c).
+ * kernel's argument checks and a resolver of our own (src/resolve/).
  *
  * _GNU_SOURCE stays undefined: glibc 2.43 declares openat2 __nonnull
  * ((2, 3)) under it, and the fallback's NULL checks must survive (they go
@@ -20,8 +20,6 @@
 #include "exports.h"
 #include "null_check.h"
 #include "open_how_check.h"
-/* struct open_how came with the public header, whatever defined it. */
-#define EXECVEAT_OPEN_HOW_DEFINED 1
 #include "resolve.h"
 #include "sys.h"
 
@@ -71,10 +69,6 @@ static int open_without_openat2(int dirfd, const char *path,
 	/* The kernel copies the path in only after judging how. */
 	if (err == 0 && pointer_is_null(path))
 		err = EFAULT;
-	/* The kernel may always answer a cached lookup so; this walk is
-	 * never one. */
-	if (err == 0 && (how->resolve & RESOLVE_CACHED))
-		err = EAGAIN;
 	if (err != 0) {
 		errno = err;
 		return -1;

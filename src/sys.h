@@ -87,12 +87,21 @@ static inline int sys_fstat(int fd, struct stat *st)
 	return (int)syscall(SYS_FSTAT, (long)fd, SYS_ARG_PTR(st));
 }
 
+static inline int sys_fstatat(int dirfd, const char *path, struct stat *st,
+			      int flags)
+{
+	return (int)syscall(SYS_FSTATAT, (long)dirfd, SYS_ARG_PTR(path),
+			    SYS_ARG_PTR(st), (long)flags);
+}
+
 /* stat(2), following symlinks; fstatat because newer ABIs have no stat. */
 static inline int sys_stat(const char *path, struct stat *st)
 {
-	return (int)syscall(SYS_FSTATAT, (long)AT_FDCWD, SYS_ARG_PTR(path),
-			    SYS_ARG_PTR(st), 0L);
+	return sys_fstatat(AT_FDCWD, path, st, 0);
 }
+
+/* statfs f_type of procfs (<linux/magic.h>, which musl-gcc lacks). */
+#define PROC_SUPER_MAGIC_VALUE 0x9fa0
 
 static inline int sys_statfs(const char *path, struct statfs *sfs)
 {
@@ -188,7 +197,7 @@ static inline int sys_open_read(const char *path)
 }
 
 /*
- * The calls of openat2's userspace resolver (resolve.c). openat rather
+ * The calls of openat2's userspace resolver (src/resolve/). openat rather
  * than open: every step of the walk is relative to a directory fd.
  */
 static inline int sys_openat(int dirfd, const char *path, int flags,
@@ -244,6 +253,7 @@ _Static_assert(sizeof(struct sys_statx) == 256 &&
 
 #define SYS_STATX_TYPE 0x0001U
 #define SYS_STATX_MODE 0x0002U
+#define SYS_STATX_UID 0x0008U
 #define SYS_STATX_INO 0x0100U
 #define SYS_STATX_BTIME 0x0800U
 #define SYS_STATX_MNT_ID 0x1000U
@@ -279,5 +289,30 @@ static inline int sys_close(int fd)
 {
 	return (int)syscall(SYS_close, (long)fd);
 }
+
+/* dup3(oldfd, newfd, flags): newfd closed and replaced in one step. */
+static inline int sys_dup3(int oldfd, int newfd, int flags)
+{
+	return (int)syscall(SYS_dup3, (long)oldfd, (long)newfd, (long)flags);
+}
+
+/*
+ * close_range(first, last, 0) (Linux 5.9; 436 on every ABI this project
+ * builds, x32 with its bit). Headers before 5.9 do not name it: then
+ * ENOSYS, and the caller closes one fd at a time.
+ */
+#ifdef SYS_close_range
+static inline int sys_close_range(unsigned int first, unsigned int last)
+{
+	return (int)syscall(SYS_close_range, (long)first, (long)last, 0L);
+}
+#else
+static inline int sys_close_range(unsigned int first, unsigned int last)
+{
+	(void)first, (void)last;
+	errno = ENOSYS;
+	return -1;
+}
+#endif
 
 #endif /* EXECVEAT_SYS_H */

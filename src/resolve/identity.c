@@ -1,0 +1,139 @@
+/*
+ * What a file is, asked only where something needs the answer: a level
+ * the walk lets go while a later ".." could come back to it, a mount
+ * crossing under RESOLVE_NO_XDEV, a trailing link's owner. A plain step
+ * identifies nothing.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sys/sysmacros.h>
+
+#include "../sys.h"
+#include "walk.h"
+
+/* Linux's own dev_t encoding (12-bit major, 20-bit minor) fits 32 bits. */
+static uint32_t kernel_dev(uint32_t major, uint32_t minor)
+{
+	return (major << 20) | (minor & 0xfffff);
+}
+
+static int identify_by_statx(int fd, const char *name, int flags,
+			     struct dir_id *id)
+{
+	struct sys_statx stx;
+
+	if (sys_statx(fd, name, flags,
+		      SYS_STATX_TYPE | SYS_STATX_MODE | SYS_STATX_UID |
+			      SYS_STATX_INO | SYS_STATX_BTIME |
+			      SYS_STATX_MNT_ID,
+		      &stx) < 0)
+		return -errno;
+	*id = (struct dir_id){
+		.ino = stx.stx_ino,
+		.dev = kernel_dev(stx.stx_dev_major, stx.stx_dev_minor),
+		.mnt = (stx.stx_mask & SYS_STATX_MNT_ID) ?
+			       (uint32_t)stx.stx_mnt_id : 0,
+		.btime = (stx.stx_mask & SYS_STATX_BTIME) ?
+				 (uint64_t)stx.stx_btime.tv_sec * 1000000000U +
+					 stx.stx_btime.tv_nsec :
+				 0,
+		.uid = stx.stx_uid,
+		.mode = stx.stx_mode,
+	};
+	return 0;
+}
+
+/* Where statx is refused: no mount id, no birth time. */
+static int identify_by_fstatat(int fd, const char *name, int flags,
+			       struct dir_id *id)
+{
+	struct stat st;
+
+	if (sys_fstatat(fd, name, &st, flags) < 0)
+		return -errno;
+	*id = (struct dir_id){
+		.ino = st.st_ino,
+		.dev = kernel_dev(major(st.st_dev), minor(st.st_dev)),
+		.uid = st.st_uid,
+		.mode = (uint16_t)st.st_mode,
+	};
+	return 0;
+}
+
+/*
+ * The identity of fd, or of name in the directory fd (not followed):
+ * 0 or -errno. statx gives the mount id and birth time; a seccomp policy
+ * or a kernel before 4.11 may refuse it, and then fstatat serves, for the
+ * rest of the walk.
+ */
+int identify(struct walk *w, int fd, const char *name, struct dir_id *id)
+{
+	int flags = AT_SYMLINK_NOFOLLOW | (name[0] ? 0 : AT_EMPTY_PATH);
+	int err;
+
+	if (w->use_statx) {
+		err = identify_by_statx(fd, name, flags, id);
+		if (err != -ENOSYS && err != -EPERM)
+			return err;
+		w->use_statx = false;
+	}
+	return identify_by_fstatat(fd, name, flags, id);
+}
+
+int identify_level(struct walk *w, struct level *level)
+{
+	int err;
+
+	if (level->identified)
+		return 0;
+	err = identify(w, level->fd, "", &level->id);
+	level->identified = err == 0;
+	return err;
+}
+
+bool same_file(const struct dir_id *a, const struct dir_id *b)
+{
+	return a->ino == b->ino && a->dev == b->dev && a->mnt == b->mnt &&
+	       a->btime == b->btime;
+}
+
+/* 64 bits that stand for a level's identity (splitmix64's mixer). */
+uint64_t digest_of(const struct dir_id *id)
+{
+	uint64_t h = id->ino ^ ((uint64_t)id->dev << 32 | id->mnt) * 31 ^
+		     id->btime * 0x9e3779b97f4a7c15U;
+
+	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9U;
+	h = (h ^ (h >> 27)) * 0x94d049bb133111ebU;
+	return h ^ (h >> 31);
+}
+
+/* Same mount: by mount id where both have one, else by device. */
+static bool same_mount(const struct dir_id *a, const struct dir_id *b)
+{
+	if (a->mnt != 0 && b->mnt != 0)
+		return a->mnt == b->mnt;
+	return a->dev == b->dev;
+}
+
+/*
+ * RESOLVE_NO_XDEV, for every step that can cross a mount: into a
+ * directory, up out of the bottom, to the root, through a magic link, to
+ * the last name. Whether `to`, the file a step reached from the level
+ * `from`, is on another mount: -EXDEV if so, 0 if not, -errno if either
+ * cannot be identified. Without NO_XDEV it asks nothing and answers 0;
+ * with it, both levels are identified after.
+ */
+int refuse_crossing(struct walk *w, struct level *from, struct level *to)
+{
+	int err;
+
+	if (!(w->req.resolve & RESOLVE_NO_XDEV))
+		return 0;
+	err = identify_level(w, from);
+	if (err == 0)
+		err = identify_level(w, to);
+	if (err < 0)
+		return err;
+	return same_mount(&from->id, &to->id) ? 0 : -EXDEV;
+}

@@ -1,0 +1,336 @@
+/*
+ * The directories the walk holds: its own chain of fds, so that ".." goes
+ * back to a directory it came through and never to the kernel's idea of
+ * a parent (open.c says why that matters). The kernel's walk holds its
+ * chain by reference and pays nothing for it; here each level is an fd:
+ * one openat per directory, nothing more, until something needs a
+ * level's identity.
+ *
+ * Bounds. HELD_MAX levels stay open (fewer where openat answers EMFILE or
+ * ENFILE: the oldest levels go first). A level that goes is identified
+ * first (statx) and remembered by a digest; a ".." that comes back to it
+ * asks the kernel for the parent and accepts it only if it is that very
+ * directory (same device, mount, inode and birth time), else EAGAIN, the
+ * kernel's own answer to a scoped lookup that raced a rename.
+ *
+ * Closing. The fds a ".." lets go wait in `spare` and everything is
+ * closed at the end with close_range over runs of consecutive numbers
+ * (one close each where close_range is refused). The answer then moves
+ * to the lowest number the walk had taken, if that is lower: the number
+ * the kernel's openat2 would have given (POSIX's lowest free descriptor;
+ * programs rely on it, as in close(1) followed by an open for stdout).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+
+#include "../sys.h"
+#include "walk.h"
+
+static struct level *level_at(struct levels *l, int depth)
+{
+	return depth == 0 ? &l->bottom : &l->ring[depth % HELD_MAX];
+}
+
+struct level *current_level(struct walk *w)
+{
+	return level_at(&w->levels, w->levels.depth);
+}
+
+static void close_quietly(int fd)
+{
+	int saved = errno;
+
+	sys_close(fd);
+	errno = saved;
+}
+
+static void sort_fds(int *fds, int n)
+{
+	for (int i = 1; i < n; i++) {
+		int fd = fds[i], j = i;
+
+		for (; j > 0 && fds[j - 1] > fd; j--)
+			fds[j] = fds[j - 1];
+		fds[j] = fd;
+	}
+}
+
+/* Closes fds (reordered): one close_range per run of consecutive
+ * numbers, one close each where close_range (Linux 5.9) is refused. */
+static void close_fds(struct levels *l, int *fds, int n)
+{
+	int saved = errno;
+
+	sort_fds(fds, n);
+	for (int first = 0, last; first < n; first = last + 1) {
+		last = first;
+		while (last + 1 < n && fds[last + 1] == fds[last] + 1)
+			last++;
+		if (last > first && !l->close_range_refused &&
+		    sys_close_range((unsigned int)fds[first],
+				    (unsigned int)fds[last]) == 0)
+			continue;
+		l->close_range_refused |= last > first;
+		for (int i = first; i <= last; i++)
+			sys_close(fds[i]);
+	}
+	errno = saved;
+}
+
+static void close_spares(struct levels *l)
+{
+	close_fds(l, l->spare, l->spares);
+	l->spares = 0;
+}
+
+/* An fd the walk no longer needs: closed with the others later. */
+static void let_go(struct levels *l, int fd)
+{
+	if (l->spares == SPARE_MAX)
+		close_spares(l);
+	l->spare[l->spares++] = fd;
+}
+
+/*
+ * The oldest level in the ring goes, known from now on by its digest.
+ * The level the walk stands in stays: 0, or -errno where it is the only
+ * one held, or cannot be identified.
+ */
+static int let_oldest_go(struct walk *w)
+{
+	struct levels *l = &w->levels;
+	int oldest = l->depth - l->held + 1;
+	struct level *level = level_at(l, oldest);
+	int err;
+
+	if (l->held < 2)
+		return -EMFILE;
+	err = identify_level(w, level);
+	if (err < 0)
+		return err;
+	l->digest[oldest] = digest_of(&level->id);
+	let_go(l, level->fd);
+	level->fd = -1;
+	l->held--;
+	return 0;
+}
+
+/*
+ * openat for the walk: where the process is out of fds (EMFILE, ENFILE),
+ * the walk closes what it let go, or lets its oldest level go, and tries
+ * again. dirfd is never one of those: it is the level the walk stands in
+ * or the bottom. An fd, or -errno.
+ */
+int open_walk_fd(struct walk *w, int dirfd, const char *name, int flags,
+		 unsigned int mode)
+{
+	struct levels *l = &w->levels;
+
+	for (;;) {
+		int fd = sys_openat(dirfd, name, flags, mode);
+
+		if (fd >= 0 || (errno != EMFILE && errno != ENFILE))
+			return fd >= 0 ? fd : -errno;
+		int err = -errno;
+
+		if (l->spares == 0 && let_oldest_go(w) < 0)
+			return err;
+		close_spares(l);
+	}
+}
+
+/* Steps into next (its fd the walk's own, its id set or not): one level
+ * deeper. */
+int push_level(struct walk *w, const struct level *next)
+{
+	struct levels *l = &w->levels;
+	int err;
+
+	if (l->depth == MAX_DEPTH) {
+		close_quietly(next->fd);
+		return -ENAMETOOLONG;
+	}
+	if (l->held == HELD_MAX && (err = let_oldest_go(w)) < 0) {
+		close_quietly(next->fd);
+		return err;
+	}
+	l->depth++;
+	l->held++;
+	*level_at(l, l->depth) = *next;
+	return 0;
+}
+
+/*
+ * The level below, let go earlier: the kernel's ".." of the current
+ * directory, accepted only if it is the very directory the walk came
+ * through (its digest), which makes it as good as the fd the walk held.
+ */
+static int fetch_level_below(struct walk *w)
+{
+	struct levels *l = &w->levels;
+	int below = l->depth - 1;
+	struct level fetched = { .searched = true, .identified = true };
+	int err;
+
+	AT_MOMENT(BEFORE_REFETCH, current_level(w)->fd, "..");
+	fetched.fd = open_walk_fd(w, current_level(w)->fd, "..",
+				  O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC,
+				  0);
+	if (fetched.fd < 0)
+		return fetched.fd;
+	err = identify(w, fetched.fd, "", &fetched.id);
+	if (err == 0 && digest_of(&fetched.id) != l->digest[below])
+		err = -EAGAIN; /* moved by a rename since */
+	if (err < 0) {
+		close_quietly(fetched.fd);
+		return err;
+	}
+	*level_at(l, below) = fetched;
+	l->held++;
+	return 0;
+}
+
+/* ".." above the bottom: back to the level the walk came from. */
+int pop_level(struct walk *w)
+{
+	struct levels *l = &w->levels;
+	int err;
+
+	if (l->depth > 1 && l->held < 2 && (err = fetch_level_below(w)) < 0)
+		return err;
+	let_go(l, current_level(w)->fd);
+	l->depth--;
+	l->held--;
+	return 0;
+}
+
+/* IN_ROOT's jump to the root: the bottom, where the walk started. */
+void let_go_to_bottom(struct walk *w)
+{
+	struct levels *l = &w->levels;
+
+	for (int depth = l->depth - l->held + 1; depth <= l->depth; depth++)
+		let_go(l, level_at(l, depth)->fd);
+	l->depth = 0;
+	l->held = 0;
+}
+
+/*
+ * An unscoped walk moves to a new bottom, the directory name in dirfd
+ * (the process root, the kernel's ".." of the old bottom, a magic link's
+ * target, which the kernel follows), reached from the level `from`:
+ * nothing below it is known. Under NO_XDEV the step is judged before the
+ * new bottom must be a directory, as the kernel judges a jump first.
+ */
+enum step move_bottom(struct walk *w, struct level *from, int dirfd,
+		      const char *name)
+{
+	struct levels *l = &w->levels;
+	bool judge = w->req.resolve & RESOLVE_NO_XDEV;
+	struct level bottom = { 0 };
+	int err;
+
+	bottom.fd = open_walk_fd(w, dirfd, name,
+				 O_PATH | O_CLOEXEC | (judge ? 0 : O_DIRECTORY),
+				 0);
+	if (bottom.fd < 0)
+		return failed(w, -bottom.fd);
+	err = refuse_crossing(w, from, &bottom);
+	if (err == 0 && judge && !S_ISDIR(bottom.id.mode))
+		err = -ENOTDIR;
+	if (err < 0) {
+		close_quietly(bottom.fd);
+		return failed(w, -err);
+	}
+	let_go_to_bottom(w);
+	if (l->bottom_owned)
+		let_go(l, l->bottom.fd);
+	l->bottom = bottom;
+	l->bottom_owned = true;
+	return STEP_ON;
+}
+
+/*
+ * The kernel checks search permission on a directory before each lookup
+ * in it, ".." included. A walk that has looked a name up in it knows;
+ * otherwise a lookup of "." asks the kernel, and leaves no fd.
+ */
+int check_search(struct walk *w)
+{
+	struct level *level = current_level(w);
+	struct stat st;
+
+	if (level->searched)
+		return 0;
+	if (sys_fstatat(level->fd, ".", &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return -errno;
+	level->searched = true;
+	return 0;
+}
+
+/* Room for every fd of the walk's (walk_fds), and one more. */
+#define WALK_FDS_MAX (HELD_MAX + SPARE_MAX + 2)
+
+/* Every fd the walk still has: n of them into fds. */
+static int walk_fds(struct levels *l, int fds[WALK_FDS_MAX])
+{
+	int n = 0;
+
+	for (int depth = l->depth - l->held + 1; depth <= l->depth; depth++)
+		if (depth > 0)
+			fds[n++] = level_at(l, depth)->fd;
+	for (int i = 0; i < l->spares; i++)
+		fds[n++] = l->spare[i];
+	if (l->bottom_owned)
+		fds[n++] = l->bottom.fd;
+	return n;
+}
+
+/*
+ * The answer to the lowest number among fds, if lower than its own
+ * (dup3, which sets the caller's close-on-exec too); the number it leaves
+ * takes that one's place among the fds to close.
+ */
+static int move_to_lowest(struct walk *w, int answer, int *fds, int n)
+{
+	int lowest = -1;
+
+	for (int i = 0; i < n; i++)
+		if (fds[i] < answer && (lowest < 0 || fds[i] < fds[lowest]))
+			lowest = i;
+	if (lowest < 0 ||
+	    sys_dup3(answer, fds[lowest], w->req.flags & O_CLOEXEC) < 0)
+		return answer;
+	int moved = fds[lowest];
+
+	fds[lowest] = answer;
+	w->answer_cloexec_added = false;
+	return moved;
+}
+
+/*
+ * The end of the walk (the kernel's terminate_walk): the answer at the
+ * lowest number free, every fd of the walk's closed. The fd, or -1 with
+ * errno set.
+ */
+int finish_walk(struct walk *w, enum step outcome)
+{
+	int fds[WALK_FDS_MAX];
+	int n = walk_fds(&w->levels, fds);
+	int answer = -1;
+
+	if (outcome == STEP_OPENED) {
+		answer = move_to_lowest(w, w->answer, fds, n);
+		if (w->answer_cloexec_added && !(w->req.flags & O_CLOEXEC) &&
+		    sys_fcntl_setfd(answer, 0) < 0) {
+			w->error = errno;
+			fds[n++] = answer;
+			answer = -1;
+		}
+	}
+	close_fds(&w->levels, fds, n);
+	if (answer < 0)
+		errno = w->error;
+	return answer;
+}

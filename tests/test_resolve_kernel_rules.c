@@ -1,0 +1,587 @@
+/*
+ * openat2's fallback keeps the kernel's rules that a walk of its own must
+ * copy on purpose: the lowest free descriptor, fs.protected_symlinks,
+ * protected_regular and protected_fifos, the order in which a link is
+ * judged, RESOLVE_CACHED's answers that depend on no cache, a name longer
+ * than NAME_MAX, a nosymfollow mount where statx is refused. Each case is
+ * asked of the kernel's openat2 and of the resolver, in the same world.
+ *
+ * Needs root: other users' files, uids, mount namespaces, and the
+ * fs.protected_* sysctls, which main sets for the cases and restores
+ * afterwards, whatever the cases did (they run in a child).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <sched.h>
+#include <seccomp.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "resolve.h"
+
+#define NOBODY 65534
+#define OTHER 1000 /* a user who owns files in the sticky directories */
+#define B RESOLVE_BENEATH
+
+static char top[] = "/tmp/resolve-kernel-rules-XXXXXX";
+static int top_fd = -1;
+
+/* An answer: the file opened (device, inode), or the errno. */
+struct answer {
+	int err;
+	dev_t dev;
+	ino_t ino;
+};
+
+static struct answer answer_of(int fd)
+{
+	struct answer a = { .err = fd < 0 ? errno : 0 };
+	struct stat st;
+
+	if (fd >= 0) {
+		if (fstat(fd, &st) == 0) {
+			a.dev = st.st_dev;
+			a.ino = st.st_ino;
+		}
+		close(fd);
+	}
+	return a;
+}
+
+static struct answer fallback(int dirfd, const char *path, int flags,
+			      unsigned int resolve)
+{
+	struct open_how how = { .flags = (uint64_t)flags,
+				.mode = (flags & O_CREAT) ? 0600 : 0,
+				.resolve = resolve };
+
+	return answer_of(libexecveat_resolve_open(dirfd, path, &how));
+}
+
+static struct answer kernel(int dirfd, const char *path, int flags,
+			    unsigned int resolve)
+{
+	struct open_how how = { .flags = (uint64_t)flags,
+				.mode = (flags & O_CREAT) ? 0600 : 0,
+				.resolve = resolve };
+
+	return answer_of((int)syscall(SYS_openat2, dirfd, path, &how,
+				      sizeof how));
+}
+
+static const char *said(struct answer a)
+{
+	static char buf[2][64];
+	static int which;
+
+	which ^= 1;
+	if (a.err)
+		snprintf(buf[which], sizeof buf[which], "%s",
+			 strerrorname_np(a.err));
+	else
+		snprintf(buf[which], sizeof buf[which], "ino %ju",
+			 (uintmax_t)a.ino);
+	return buf[which];
+}
+
+/* The kernel and the fallback give the same answer, and it is want
+ * (an errno, or 0 for a file). */
+static void both_answer(int dirfd, const char *path, int flags,
+			unsigned int resolve, int want)
+{
+	struct answer k = kernel(dirfd, path, flags, resolve);
+	struct answer f = fallback(dirfd, path, flags, resolve);
+
+	if (k.err != want || f.err != want ||
+	    (!want && (k.dev != f.dev || k.ino != f.ino)))
+		fail_msg("%s: kernel %s, fallback %s, expected %s", path,
+			 said(k), said(f), want ? strerrorname_np(want) : "a file");
+}
+
+static int in_top(const char *script)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof cmd, "cd %s && rm -rf ./* && %s", top, script);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* ---- the lowest free descriptor ---- */
+
+static int make_chain(void **state)
+{
+	(void)state;
+	/* a/b/c/f, and d/d/.../d/f deeper than the walk holds. */
+	return in_top("mkdir -p a/b/c && touch a/b/c/f f && "
+		      "mkdir -p $(printf 'd/%.0s' $(seq 80)) && "
+		      "touch $(printf 'd/%.0s' $(seq 80))f");
+}
+
+static char *deep_f(void)
+{
+	static char path[2 * 80 + 2];
+
+	for (int i = 0; i < 80; i++)
+		memcpy(path + 2 * i, "d/", 2);
+	strcpy(path + 160, "f");
+	return path;
+}
+
+/* The number open() would give now. */
+static int lowest_free(void)
+{
+	int fd = open("/", O_PATH | O_CLOEXEC);
+
+	close(fd);
+	return fd;
+}
+
+static int returned_fd(const char *path, bool by_kernel)
+{
+	struct open_how how = { .flags = O_RDONLY | O_CLOEXEC, .resolve = B };
+
+	return by_kernel ? (int)syscall(SYS_openat2, top_fd, path, &how,
+					sizeof how) :
+			   libexecveat_resolve_open(top_fd, path, &how);
+}
+
+/* A hole below an open fd: the number of the fd closed; the other
+ * stays open in *above until the case is done. */
+static int hole_below_another(int *above)
+{
+	int below = open("/", O_PATH | O_CLOEXEC);
+
+	*above = open("/", O_PATH | O_CLOEXEC);
+	close(below);
+	return below;
+}
+
+/*
+ * The kernel gives the lowest free number; so does the fallback, however
+ * many it held on the way, also with a hole below other fds: close(1)
+ * before an open meant to become stdout, or any other.
+ */
+static void the_answer_takes_the_lowest_free_descriptor(void **state)
+{
+	const char *paths[] = { "f", "a/b/c/f", deep_f() };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
+		for (int hole = 0; hole < 3; hole++) {
+			int saved_stdout = dup(1), above = -1;
+			int want, kfd, got;
+
+			if (hole == 1)
+				close(1);
+			if (hole == 2)
+				hole_below_another(&above);
+			want = lowest_free();
+			kfd = returned_fd(paths[i], true);
+			close(kfd);
+			got = returned_fd(paths[i], false);
+			close(got);
+			dup2(saved_stdout, 1);
+			close(saved_stdout);
+			close(above);
+			if (kfd != want || got != want)
+				fail_msg("%.20s, hole %d: kernel %d, fallback %d, "
+					 "lowest free %d",
+					 paths[i], hole, kfd, got, want);
+		}
+	}
+}
+
+/* ---- fs.protected_symlinks, protected_regular, protected_fifos ---- */
+
+static void set_sysctl(const char *name, int value)
+{
+	char path[96], text[8];
+	int fd;
+
+	snprintf(path, sizeof path, "/proc/sys/fs/%s", name);
+	snprintf(text, sizeof text, "%d\n", value);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, text, strlen(text)) < 0)
+		fail_msg("%s: %s", path, strerror(errno));
+	close(fd);
+}
+
+static int get_sysctl(const char *name)
+{
+	char path[96], text[8] = "";
+	int fd;
+
+	snprintf(path, sizeof path, "/proc/sys/fs/%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || read(fd, text, sizeof text - 1) < 0)
+		return -1;
+	close(fd);
+	return atoi(text);
+}
+
+/*
+ *   sticky/          1777, root's
+ *   sticky/other     -> ../target, OTHER's link
+ *   sticky/mine      -> ../target, root's link (the directory's owner's)
+ *   sticky/sub/      a directory of OTHER's, beside a link to it:
+ *   sticky/to_sub    -> sub, OTHER's link (in the middle of a path)
+ *   group/           1770, root's, group-writable
+ *   {sticky,group}/file, fifo   OTHER's
+ */
+static int make_sticky(void **state)
+{
+	char script[768];
+
+	(void)state;
+	snprintf(script, sizeof script,
+		 "touch target && mkdir -m 1777 sticky && mkdir -m 1770 group && "
+		 "ln -s ../target sticky/other && ln -s ../target sticky/mine && "
+		 "mkdir sticky/sub && touch sticky/sub/f && "
+		 "ln -s sub sticky/to_sub && "
+		 "chown -h %d sticky/other sticky/to_sub sticky/sub && "
+		 "for d in sticky group; do touch $d/file && mkfifo $d/fifo && "
+		 "chmod 0666 $d/file $d/fifo && chown %d $d/file $d/fifo; done",
+		 OTHER, OTHER);
+	return in_top(script);
+}
+
+/*
+ * Set to 1 (what systemd's distributions set): another user's link as the
+ * last component of a sticky world-writable directory is refused to whoever
+ * owns neither it nor the directory, root too; a link in the middle of a
+ * path is not judged.
+ */
+static void protected_symlinks_refuses_another_users_trailing_link(
+	void **state)
+{
+	(void)state;
+	set_sysctl("protected_symlinks", 1);
+	both_answer(top_fd, "sticky/other", O_RDONLY, B, EACCES);
+	both_answer(top_fd, "sticky/other", O_PATH, B, EACCES);
+	both_answer(top_fd, "sticky/mine", O_RDONLY, B, 0);
+	both_answer(top_fd, "sticky/to_sub/f", O_RDONLY, B, 0);
+	/* Not followed: the link itself. */
+	both_answer(top_fd, "sticky/other", O_PATH | O_NOFOLLOW, B, 0);
+}
+
+/*
+ * Set to 0, the kernel follows the link; the fallback cannot read the
+ * setting without /proc and refuses it as if it were 1 (openat2(3)).
+ */
+static void protected_symlinks_at_0_the_fallback_still_refuses(void **state)
+{
+	struct answer k, f;
+
+	(void)state;
+	set_sysctl("protected_symlinks", 0);
+	k = kernel(top_fd, "sticky/other", O_RDONLY, B);
+	f = fallback(top_fd, "sticky/other", O_RDONLY, B);
+	if (k.err != 0 || f.err != EACCES)
+		fail_msg("kernel %s, fallback %s: expected a file and EACCES",
+			 said(k), said(f));
+}
+
+/* O_CREAT of another user's existing file or FIFO: the kernel's own open
+ * makes the last step, so its rule holds, at 1 (world-writable sticky
+ * directories) and 2 (group-writable ones too). */
+static void protected_regular_and_fifos_are_the_kernels_own(void **state)
+{
+	static const char *const dirs[] = { "sticky", "group" };
+
+	(void)state;
+	for (int level = 0; level <= 2; level++) {
+		set_sysctl("protected_regular", level);
+		set_sysctl("protected_fifos", level);
+		for (int d = 0; d < 2; d++) {
+			char path[32];
+			/* Refused at 1 in sticky world-writable directories,
+			 * at 2 in group-writable ones as well. */
+			int want = level == 0 || (level == 1 && d == 1) ? 0 :
+									EACCES;
+
+			snprintf(path, sizeof path, "%s/file", dirs[d]);
+			both_answer(top_fd, path, O_CREAT | O_WRONLY, B, want);
+			snprintf(path, sizeof path, "%s/fifo", dirs[d]);
+			both_answer(top_fd, path,
+				    O_CREAT | O_RDWR | O_NONBLOCK, B, want);
+		}
+	}
+}
+
+/* ---- the order of the checks on a link ---- */
+
+static pid_t others_process; /* a process of OTHER's, asleep */
+
+static int as_nobody_in_proc(void)
+{
+	int proc = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	char root[32];
+	struct answer k, f;
+
+	if (proc < 0 || setgroups(0, NULL) < 0 ||
+	    setresgid(NOBODY, NOBODY, NOBODY) < 0 ||
+	    setresuid(NOBODY, NOBODY, NOBODY) < 0)
+		return 99;
+	/* Another user's root link, a magic link nobody may not read:
+	 * NO_SYMLINKS is judged before the link is read (ELOOP),
+	 * NO_MAGICLINKS after (the kernel's refusal to show it, EACCES). */
+	snprintf(root, sizeof root, "%d/root", (int)others_process);
+	k = kernel(proc, root, O_PATH, RESOLVE_NO_SYMLINKS);
+	f = fallback(proc, root, O_PATH, RESOLVE_NO_SYMLINKS);
+	if (k.err != ELOOP || f.err != ELOOP)
+		return 1;
+	k = kernel(proc, root, O_PATH, RESOLVE_NO_MAGICLINKS);
+	f = fallback(proc, root, O_PATH, RESOLVE_NO_MAGICLINKS);
+	if (k.err != EACCES || f.err != EACCES)
+		return 2;
+	return 0;
+}
+
+static void a_link_is_judged_before_it_is_read(void **state)
+{
+	pid_t pid;
+	int status;
+
+	(void)state;
+	others_process = fork();
+	assert_true(others_process >= 0);
+	if (others_process == 0) {
+		if (setresgid(OTHER, OTHER, OTHER) == 0 &&
+		    setresuid(OTHER, OTHER, OTHER) == 0)
+			pause();
+		_exit(1);
+	}
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(as_nobody_in_proc());
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	kill(others_process, SIGKILL);
+	waitpid(others_process, NULL, 0);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+/* ---- RESOLVE_CACHED ---- */
+
+static int make_cached(void **state)
+{
+	(void)state;
+	return in_top("touch file && ln -s file link && mkdir d");
+}
+
+/* RESOLVE_CACHED: the fallback answers want; the kernel too, or EAGAIN,
+ * which it may always answer (where want is EAGAIN, the fallback would
+ * open: the kernel may open). */
+static void cached_answer(const char *path, unsigned int resolve, int want)
+{
+	struct answer k = kernel(top_fd, path, O_RDONLY,
+				 resolve | RESOLVE_CACHED);
+	struct answer f = fallback(top_fd, path, O_RDONLY,
+				   resolve | RESOLVE_CACHED);
+	bool kernel_may = k.err == want || k.err == EAGAIN ||
+			  (want == EAGAIN && k.err == 0);
+
+	if (f.err != want || !kernel_may)
+		fail_msg("%s: kernel %s, fallback %s, expected %s", path,
+			 said(k), said(f), strerrorname_np(want));
+}
+
+/*
+ * What depends on no cache, the fallback answers as the kernel does: an
+ * empty path, an escape, a link under NO_SYMLINKS (looked up once first,
+ * so that the kernel finds it in its cache). Where it would open, EAGAIN.
+ * (The kernel's walk in RCU mode leaves it for a scoped "..", and says
+ * EAGAIN there.)
+ */
+static void cached_lookups_answer_what_depends_on_no_cache(void **state)
+{
+	(void)state;
+	close(openat(top_fd, "link", O_PATH | O_NOFOLLOW | O_CLOEXEC));
+	both_answer(top_fd, "", O_RDONLY, B | RESOLVE_CACHED, ENOENT);
+	both_answer(top_fd, "/x", O_RDONLY, B | RESOLVE_CACHED, EXDEV);
+	both_answer(top_fd, "d/../link", O_RDONLY,
+		    RESOLVE_NO_SYMLINKS | RESOLVE_CACHED, ELOOP);
+	cached_answer("../x", B, EXDEV);
+	cached_answer("file", B, EAGAIN);
+}
+
+/* ---- names longer than NAME_MAX ---- */
+
+/* The file system answers: procfs has no such name (ENOENT), a tmpfs
+ * refuses the length (ENAMETOOLONG). */
+static void a_long_name_is_the_file_systems_to_answer(void **state)
+{
+	char name[NAME_MAX + 2];
+	int proc = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	(void)state;
+	memset(name, 'x', NAME_MAX + 1);
+	name[NAME_MAX + 1] = '\0';
+	if (proc >= 0)
+		both_answer(proc, name, O_RDONLY, B, ENOENT);
+	both_answer(top_fd, name, O_RDONLY, B, ENAMETOOLONG);
+	close(proc);
+}
+
+/* ---- nosymfollow where statx is refused ---- */
+
+/*
+ * In a mount namespace, a tmpfs:
+ *   plain/here -> .    a link on the tmpfs's own mount
+ *   src/lf -> f, src/f
+ *   plain/nsf/         src bound there, nosymfollow: the same device,
+ *                      another mount
+ * With statx refused, the walk tells mounts apart by nothing but fstatfs:
+ * the verdict on a link met in plain/ must not vouch for one met in
+ * plain/nsf/.
+ */
+static int nosymfollow_without_statx(void)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+	char src[sizeof top + 8], nsf[sizeof top + 16];
+	int t;
+
+	if (unshare(CLONE_NEWNS) < 0 ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+	    mount("none", top, "tmpfs", 0, "size=1m") < 0)
+		return 90;
+	t = open(top, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (t < 0 || mkdirat(t, "plain", 0755) < 0 ||
+	    mkdirat(t, "plain/nsf", 0755) < 0 || mkdirat(t, "src", 0755) < 0 ||
+	    symlinkat(".", t, "plain/here") < 0 ||
+	    close(openat(t, "src/f", O_CREAT | O_WRONLY, 0644)) < 0 ||
+	    symlinkat("f", t, "src/lf") < 0)
+		return 91;
+	snprintf(src, sizeof src, "%s/src", top);
+	snprintf(nsf, sizeof nsf, "%s/plain/nsf", top);
+	if (mount(src, nsf, NULL, MS_BIND, NULL) < 0 ||
+	    mount(NULL, nsf, NULL, MS_BIND | MS_REMOUNT | 256 /* MS_NOSYMFOLLOW */,
+		  NULL) < 0)
+		return 92;
+	if (ctx == NULL ||
+	    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(statx), 0) ||
+	    seccomp_load(ctx) != 0)
+		return 93;
+	/* A link followed in plain/, then one met in plain/nsf/. */
+	struct answer k = kernel(t, "plain/here/nsf/lf", O_RDONLY, B);
+	struct answer f = fallback(t, "plain/here/nsf/lf", O_RDONLY, B);
+
+	if (k.err != ELOOP || f.err != ELOOP) {
+		fprintf(stderr, "kernel %s, fallback %s, expected ELOOP\n",
+			said(k), said(f));
+		return 1;
+	}
+	return 0;
+}
+
+static void without_statx_a_nosymfollow_mount_is_still_seen(void **state)
+{
+	pid_t pid = fork();
+	int status;
+
+	(void)state;
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(nosymfollow_without_statx());
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+static int open_top(void **state)
+{
+	(void)state;
+	if (mkdtemp(top) == NULL || chmod(top, 0755) < 0)
+		return -1;
+	top_fd = open(top, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	return top_fd < 0 ? -1 : 0;
+}
+
+static int remove_top(void **state)
+{
+	char cmd[sizeof top + 16];
+
+	(void)state;
+	close(top_fd);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", top);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static int run_cases(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(
+			the_answer_takes_the_lowest_free_descriptor, make_chain),
+		cmocka_unit_test_setup(
+			protected_symlinks_refuses_another_users_trailing_link,
+			make_sticky),
+		cmocka_unit_test_setup(
+			protected_symlinks_at_0_the_fallback_still_refuses,
+			make_sticky),
+		cmocka_unit_test_setup(
+			protected_regular_and_fifos_are_the_kernels_own,
+			make_sticky),
+		cmocka_unit_test(a_link_is_judged_before_it_is_read),
+		cmocka_unit_test_setup(
+			cached_lookups_answer_what_depends_on_no_cache,
+			make_cached),
+		cmocka_unit_test(a_long_name_is_the_file_systems_to_answer),
+		cmocka_unit_test(without_statx_a_nosymfollow_mount_is_still_seen),
+	};
+
+	return cmocka_run_group_tests(tests, open_top, remove_top);
+}
+
+int main(void)
+{
+	static const char *const sysctls[] = { "protected_symlinks",
+					       "protected_regular",
+					       "protected_fifos" };
+	int saved[3], status, rc = 0;
+	pid_t pid;
+
+	if (geteuid() != 0) {
+		printf("SKIP: needs root (other users' files, fs.protected_*)\n");
+		return 77;
+	}
+	for (int i = 0; i < 3; i++)
+		saved[i] = get_sysctl(sysctls[i]);
+	pid = fork();
+	if (pid == 0)
+		_exit(run_cases());
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		rc = 1;
+	else
+		rc = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+	/* The machine's settings, as they were. */
+	for (int i = 0; i < 3; i++) {
+		char path[96];
+		FILE *f;
+
+		snprintf(path, sizeof path, "/proc/sys/fs/%s", sysctls[i]);
+		if (saved[i] >= 0 && (f = fopen(path, "w")) != NULL) {
+			fprintf(f, "%d\n", saved[i]);
+			rc |= fclose(f) != 0;
+		}
+	}
+	return rc;
+}
