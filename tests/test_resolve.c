@@ -371,9 +371,10 @@ static char *deep_path(int n, int up, const char *name)
 	return path;
 }
 
-/* The fd limit the deep walks run under, and the one the test process
- * had: a fixture, so that the limit comes back even when a test fails. */
-#define SMALL_FD_LIMIT 32
+/* The fd limit the deep walks run under (a handful free beside the test's
+ * own), and the one the test process had: a fixture, so that the limit
+ * comes back even when a test fails. */
+#define SMALL_FD_LIMIT 16
 static struct rlimit fd_limit_before;
 
 static int lower_fd_limit(void **state)
