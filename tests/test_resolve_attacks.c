@@ -26,6 +26,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "openat2_again.h"
 #include "resolve/walk.h"
 
 #define NOBODY 65534
@@ -74,7 +75,7 @@ static int kernel(int dirfd, const char *path, int flags,
 	struct open_how how = { .flags = (uint64_t)flags,
 				.resolve = resolve_flags };
 
-	return (int)syscall(SYS_openat2, dirfd, path, &how, sizeof how);
+	return (int)kernel_openat2(dirfd, path, &how, sizeof how);
 }
 
 static void run(const char *what)

@@ -35,6 +35,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "openat2_again.h"
 #include "resolve.h"
 
 #define NOBODY 65534
@@ -83,8 +84,7 @@ static struct answer kernel(int dirfd, const char *path, int flags,
 				.mode = (flags & O_CREAT) ? 0600 : 0,
 				.resolve = resolve };
 
-	return answer_of((int)syscall(SYS_openat2, dirfd, path, &how,
-				      sizeof how));
+	return answer_of((int)kernel_openat2(dirfd, path, &how, sizeof how));
 }
 
 static const char *said(struct answer a)
@@ -158,8 +158,7 @@ static int returned_fd(const char *path, bool by_kernel)
 {
 	struct open_how how = { .flags = O_RDONLY | O_CLOEXEC, .resolve = B };
 
-	return by_kernel ? (int)syscall(SYS_openat2, top_fd, path, &how,
-					sizeof how) :
+	return by_kernel ? (int)kernel_openat2(top_fd, path, &how, sizeof how) :
 			   libexecveat_resolve_open(top_fd, path, &how);
 }
 
