@@ -43,9 +43,17 @@ int protected_sysctls_save(void)
 {
 	int lock = open(LOCK_FILE, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 
-	/* Held until the process ends: the fd is never closed. */
-	if (lock < 0 || flock(lock, LOCK_EX) < 0)
+	/* Held until the process ends: the fd is never closed. A long run
+	 * holds it for minutes: say why this one waits. */
+	if (lock < 0)
 		return errno;
+	if (flock(lock, LOCK_EX | LOCK_NB) < 0) {
+		printf("waiting for another run to give the fs.protected_* "
+		       "sysctls back (%s)\n", LOCK_FILE);
+		fflush(stdout);
+		if (flock(lock, LOCK_EX) < 0)
+			return errno;
+	}
 	for (size_t i = 0; i < NFILES; i++) {
 		int fd = open(files[i], O_RDONLY | O_CLOEXEC);
 		ssize_t n = fd < 0 ? -1 : read(fd, saved[i], sizeof saved[i] - 1);

@@ -14,9 +14,10 @@ struct protected_sysctls {
 };
 
 /*
- * Waits for any other run that holds them (a lock file), then saves the
- * machine's values, and checks that they can be written. Returns 0, or
- * an errno (the values could not be read or written back).
+ * Waits for any other run that holds them (a lock file; it says so when
+ * it has to wait), then saves the machine's values, and checks that they
+ * can be written. Returns 0, or an errno (the values could not be read or
+ * written back).
  */
 int protected_sysctls_save(void);
 

@@ -55,6 +55,9 @@
  *                               knows none), the fallback's side alone
  *   OPENAT2_DIFFERENTIAL_ALL    go on after the tenth difference (long runs)
  *   OPENAT2_DIFFERENTIAL_TREE   print each tree: type, mode, owner, path
+ *   OPENAT2_DIFFERENTIAL_PROTECTED_SYMLINKS  fs.protected_symlinks for the
+ *                               run: 1 (default) or 0, where the kernel
+ *                               and the fallback may differ (openat2(3))
  *
  * Each difference is printed as a one-line reproducer.
  */
@@ -406,16 +409,23 @@ static void make_dirs(struct tree *t, uint64_t *s)
 	}
 }
 
-static void make_link(const char *dir, const char *path, uint64_t *s)
+/* A link at path, to a path from the directory base. */
+static void make_link_from(const char *base, const char *path, uint64_t *s)
 {
 	char target[128];
 	char type;
-	/* Most targets from the link's own directory. */
-	const char *base = pick(s, 4) != 0 ? dir : "/r";
 
 	make_path(s, target, sizeof target, true, base, &type);
 	if (symlink(target, path) == 0) /* else the name is taken */
 		add_known(path, 'l');
+}
+
+static void make_link(const char *dir, const char *path, uint64_t *s)
+{
+	/* Most targets from the link's own directory. */
+	const char *base = pick(s, 4) != 0 ? dir : "/r";
+
+	make_link_from(base, path, s);
 }
 
 static void make_files_fifos_links(struct tree *t, uint64_t *s)
@@ -545,10 +555,11 @@ static void make_mounts(struct tree *t, uint64_t *s)
 	}
 }
 
-/* Per tree: protected_symlinks 1 always, the two others 1 or 2. */
+/* Per tree: protected_symlinks 1 (or as asked), the two others 1 or 2. */
 static void choose_sysctls(struct tree *t, uint64_t *s)
 {
-	t->sysctls.symlinks = 1;
+	t->sysctls.symlinks =
+		(int)env_number("OPENAT2_DIFFERENTIAL_PROTECTED_SYMLINKS", 1);
 	t->sysctls.regular = 1 + (int)pick(s, 2);
 	t->sysctls.fifos = 1 + (int)pick(s, 2);
 }
@@ -577,6 +588,14 @@ static void build_tree(struct tree *t, uint64_t seed)
 	make_files_fifos_links(t, &s);
 	set_owners_and_modes(t, &s);
 	make_mounts(t, &s);
+	/* Links in /r made after the mounts, so that their targets lead
+	 * into them: a link followed on one mount, then one on another. */
+	for (unsigned int i = 0, n = 1 + pick(&s, 2); i < n; i++) {
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof path, "/r/%s", link_names[pick(&s, 5)]);
+		make_link_from("/r", path, &s);
+	}
 	hint_links();
 	choose_sysctls(t, &s);
 	t->hold_fifos = pick(&s, 2);
@@ -1164,11 +1183,13 @@ static bool run_case(uint64_t seed, uint64_t index, const struct tree *tree,
 		describe(fd, sizeof fd, f);
 		printf("DIFFERENCE: OPENAT2_DIFFERENTIAL_SEED=%" PRIu64
 		       " OPENAT2_DIFFERENTIAL_CASE=%" PRIu64
-		       " (tree %" PRIu64 ", protected_regular=%d"
-		       " protected_fifos=%d%s) as %s: dirfd=%s path=\"%s\""
-		       " flags=%s resolve=%s: kernel %s, fallback %s%s\n",
+		       " (tree %" PRIu64 ", protected_symlinks=%d"
+		       " protected_regular=%d protected_fifos=%d%s) as %s:"
+		       " dirfd=%s path=\"%s\" flags=%s resolve=%s: kernel %s,"
+		       " fallback %s%s\n",
 		       seed, index, index / CASES_PER_TREE,
-		       tree->sysctls.regular, tree->sysctls.fifos,
+		       tree->sysctls.symlinks, tree->sysctls.regular,
+		       tree->sysctls.fifos,
 		       tree->hold_fifos ? ", FIFOs held open" : "",
 		       who->name, d.name, path,
 		       flag_names((int)how.flags, fl, sizeof fl),
