@@ -218,14 +218,25 @@ static const char *known_under(uint64_t *s, const char *base, char *type)
 	return known[i].path + len + 1;
 }
 
-/* What each link names, followed from the root as the tree stands (a
- * scoped walk may find otherwise: a hint, no more). */
+/*
+ * What each link names, followed from the root as the tree stands (a
+ * scoped walk may find otherwise: a hint, no more). realpath reads the
+ * links itself: the kernel's following would answer by
+ * fs.protected_symlinks as it stands, and the cases would depend on it.
+ */
 static void hint_links(void)
 {
 	for (unsigned int i = 0; i < nknown; i++) {
+		char *named;
 		struct stat st;
 
-		if (known[i].type != 'l' || stat(known[i].path, &st) < 0)
+		if (known[i].type != 'l' ||
+		    (named = realpath(known[i].path, NULL)) == NULL)
+			continue;
+		int found = stat(named, &st);
+
+		free(named);
+		if (found < 0)
 			continue;
 		known[i].hint = S_ISDIR(st.st_mode)  ? 'd' :
 				S_ISREG(st.st_mode)  ? 'f' :
