@@ -19,6 +19,7 @@
 
 #include "heap_counter.h"
 #include "resolve.h"
+#include "resolve_shapes.h"
 
 #define B RESOLVE_BENEATH
 #define R RESOLVE_IN_ROOT
@@ -33,6 +34,22 @@ struct call {
 	struct open_how how;
 };
 
+/* One call, its heap calls counted and reported. */
+static bool no_allocation(const char *what, int dirfd, const char *path,
+			  const struct open_how *how)
+{
+	unsigned long before = heap_calls;
+	int fd = libexecveat_resolve_open(dirfd, path, how);
+	int err = fd < 0 ? errno : 0;
+	unsigned long heap = heap_calls - before;
+
+	if (fd >= 0)
+		close(fd);
+	printf("%s %s: %s, %lu heap call(s)\n", heap == 0 ? "ok" : "not ok",
+	       what, err ? strerrorname_np(err) : "an fd", heap);
+	return heap == 0;
+}
+
 static bool counter_works(void)
 {
 	unsigned long before = heap_calls;
@@ -46,7 +63,7 @@ static bool counter_works(void)
 int main(void)
 {
 	char dir[] = "/tmp/resolve-alloc.XXXXXX";
-	int tree, d, proc_self = open("/proc/self", O_PATH | O_CLOEXEC);
+	int tree, shapes, d, proc_self = open("/proc/self", O_PATH | O_CLOEXEC);
 	bool ok = true;
 	size_t len = 0;
 
@@ -62,7 +79,8 @@ int main(void)
 	    symlinkat("file", tree, "link") != 0 ||
 	    symlinkat("/file", tree, "abs") != 0 ||
 	    symlinkat("new", tree, "dangling") != 0 ||
-	    symlinkat("loop", tree, "loop") != 0) {
+	    symlinkat("loop", tree, "loop") != 0 ||
+	    (shapes = resolve_shapes_build(tree, "shapes")) < 0) {
 		perror("setup");
 		return 99;
 	}
@@ -110,21 +128,20 @@ int main(void)
 	};
 
 	for (const struct call *c = calls; c->what != NULL; c++) {
-		unsigned long before = heap_calls;
-		int fd = libexecveat_resolve_open(c->dirfd == 0    ? tree :
-						  c->dirfd == -2 ? proc_self :
-								   c->dirfd,
-						  c->path, &c->how);
-		int err = fd < 0 ? errno : 0;
-		unsigned long heap = heap_calls - before;
-
-		if (fd >= 0)
-			close(fd);
+		ok &= no_allocation(c->what,
+				    c->dirfd == 0    ? tree :
+				    c->dirfd == -2 ? proc_self :
+						     c->dirfd,
+				    c->path, &c->how);
 		unlinkat(tree, "new", 0);
-		printf("%s %s: %s, %lu heap call(s)\n",
-		       heap == 0 ? "ok" : "not ok", c->what,
-		       err ? strerrorname_np(err) : "an fd", heap);
-		ok &= heap == 0;
+	}
+	/* The shapes the benchmark measures: 64 deep, ".." steps, links
+	 * every other step, an absolute link under IN_ROOT. */
+	for (int k = 0; k < RESOLVE_SHAPES; k++) {
+		struct open_how how = { O_RDONLY, 0, resolve_shapes[k].resolve };
+
+		ok &= no_allocation(resolve_shapes[k].name, shapes,
+				    resolve_shapes[k].path, &how);
 	}
 	char cmd[64];
 

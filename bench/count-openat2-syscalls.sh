@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Counts the system calls the library's openat2 makes on its fast path,
 # with strace: exactly one, openat2 itself, whose answer is returned.
-# (Calls that a seccomp filter refuses never reach strace here, so the
-# refused worlds' counts are the resolver benchmark's, by other means.)
+# (Where a seccomp filter refuses openat2, the count is
+# count-resolve-syscalls.sh's: strace sees refused calls too.)
 #
 #   count-openat2-syscalls.sh OPENAT2-ONCE
 set -euo pipefail

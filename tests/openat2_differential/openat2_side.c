@@ -9,6 +9,12 @@
  * one size by.
  *
  * "resolver": libexecveat_resolve_open itself, as the policy calls it.
+ *
+ * With OPENAT2_DIFFERENTIAL_STATX=refused, either side runs where statx
+ * is refused too (ENOSYS): the fallback then knows no mount ids, and
+ * tells mounts of one file system apart by nothing but statfs (openat2(3)
+ * documents what RESOLVE_NO_XDEV cannot see then). The test's own stat
+ * calls are fstatat (newfstatat), which stays allowed.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -33,25 +39,37 @@ struct open_how_larger {
 #define KERNEL_SIZE sizeof(struct open_how_larger)
 
 static bool through_openat2 = true;
+static bool statx_refused;
 
 const char *openat2_side_name(void)
 {
-	return through_openat2 ? "openat2 refused (ENOSYS), the library's openat2" :
-				 "the resolver";
+	if (through_openat2)
+		return statx_refused ? "openat2 and statx refused (ENOSYS), the "
+				       "library's openat2" :
+				       "openat2 refused (ENOSYS), the library's "
+				       "openat2";
+	return statx_refused ? "the resolver, statx refused (ENOSYS)" :
+			       "the resolver";
 }
 
-static int refuse_openat2(void)
+/* openat2 (for the "openat2" side), statx (where asked), or neither. */
+static int refuse_calls(bool openat2, bool statx)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
-	int rc;
+	int rc = 0;
 
 	if (ctx == NULL)
 		return -ENOMEM;
-	rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(openat2),
-			      1, (struct scmp_arg_cmp){ .arg = 3,
-							 .op = SCMP_CMP_NE,
-							 .datum_a = KERNEL_SIZE });
-	if (rc == 0)
+	if (openat2)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS),
+				      SCMP_SYS(openat2), 1,
+				      (struct scmp_arg_cmp){ .arg = 3,
+							     .op = SCMP_CMP_NE,
+							     .datum_a = KERNEL_SIZE });
+	if (rc == 0 && statx)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS),
+				      SCMP_SYS(statx), 0);
+	if (rc == 0 && (openat2 || statx))
 		rc = seccomp_load(ctx);
 	seccomp_release(ctx);
 	return rc;
@@ -60,18 +78,19 @@ static int refuse_openat2(void)
 int openat2_side_start(void)
 {
 	const char *side = getenv("OPENAT2_DIFFERENTIAL_SIDE");
+	const char *statx = getenv("OPENAT2_DIFFERENTIAL_STATX");
 	int rc;
 
-	if (side != NULL && strcmp(side, "resolver") == 0) {
-		through_openat2 = false;
-		return 0;
-	}
-	rc = refuse_openat2();
+	through_openat2 = side == NULL || strcmp(side, "resolver") != 0;
+	statx_refused = statx != NULL && strcmp(statx, "refused") == 0;
+	rc = refuse_calls(through_openat2, statx_refused);
 	if (rc != 0) {
 		fprintf(stderr, "openat2-differential: seccomp: %s\n",
 			strerror(-rc));
 		return -1;
 	}
+	if (!through_openat2)
+		return 0;
 	/* The refusal must be in place, or the library's openat2 is the
 	 * kernel's and the comparison proves nothing. */
 	struct open_how how = { 0 };

@@ -2,14 +2,43 @@
  * openat2's fallback against the kernel's openat2, over generated trees,
  * paths, dirfds, open flags and every combination of RESOLVE_ flags but
  * CACHED: the same errno, or the same file (dev/ino) with the same F_GETFL
- * flags, and the same tree afterwards.
+ * flags (but for the fallback's documented extra flags, see
+ * documented_extra_flags), and the same tree afterwards.
  *
- * The trees hold nested directories, files, relative and absolute
- * symlinks, chains, loops, dangling links, links to "..", a tmpfs mount,
- * a bind mount (of a directory outside the root) and a procfs, whose
- * magic links (fd/N, cwd, root, exe) the paths reach. Everything happens
- * in private mount and pid namespaces, chrooted into a tmpfs: absolute
- * paths and magic links reach nothing of the machine's. Needs root.
+ * The trees hold nested directories, files, FIFOs, relative and absolute
+ * symlinks, chains, loops, dangling links, links to "..", a sticky
+ * directory, a tmpfs mount, a bind mount (of a directory outside the
+ * root), a nosymfollow bind mount of a directory of the tree, and a
+ * procfs, whose magic links (fd/N, cwd, root, exe) the paths reach.
+ * Everything happens in private mount and pid namespaces, chrooted into
+ * a tmpfs: absolute paths and magic links reach nothing of the machine's.
+ * Needs root.
+ *
+ * Who asks: root in half the cases, nobody (fsuid 65534) in a quarter,
+ * uid 1000 in a quarter, without supplementary groups. Files, links and
+ * directories belong to root, to uid 1000, or to uid 65533 (who asks
+ * nothing); directory modes include readable-but-not-searchable (0644,
+ * 0604, 0600) and searchable-but-not-readable (0711, 0333). So the owner's
+ * bits and the others' both decide, and root's capabilities do not.
+ *
+ * The sticky directory "t" (mode 1777, or 1775 with group 1000) holds
+ * links, files and FIFOs of all three owners: fs.protected_symlinks (a
+ * link followed as the last component), fs.protected_regular and
+ * fs.protected_fifos (O_CREAT of an existing file or FIFO) decide there.
+ * The run sets protected_symlinks to 1 (the systemd default; the fallback
+ * cannot read the setting, and openat2(3) says which rule it keeps) and
+ * protected_regular and protected_fifos to 1 or 2, per tree; they are
+ * global, so the run waits for any other run, saves the machine's values
+ * and restores them when it ends (protected_sysctls.h).
+ *
+ * FIFOs: an open of a FIFO for reading or writing alone blocks, on both
+ * sides, until the other end is open. In half the trees every FIFO is
+ * held open for reading and writing (O_RDWR) by the test, so that such
+ * opens return at once and the cases keep their flags; in the other half
+ * O_NONBLOCK is added to every case that would open something for reading
+ * or writing alone, which turns the wait into an answer (an fd, or ENXIO
+ * for a writer without a reader). A case that blocks all the same is cut
+ * short by a watchdog (EINTR) and counts as a difference.
  *
  *   OPENAT2_DIFFERENTIAL_SEED   the seed (default below)
  *   OPENAT2_DIFFERENTIAL_CASES  how many cases (default below; a long run:
@@ -19,11 +48,18 @@
  *                               openat2 where a seccomp filter refuses
  *                               openat2 (ENOSYS); "resolver": the resolver
  *                               itself
+ *   OPENAT2_DIFFERENTIAL_STATX  "refused": that side runs with statx refused
+ *                               (ENOSYS) too, as where a policy denies it
  *   OPENAT2_DIFFERENTIAL_VERBOSE  print every case
  *   OPENAT2_DIFFERENTIAL_WITHOUT_KERNEL  where openat2 is refused (valgrind
  *                               knows none), the fallback's side alone
+ *   OPENAT2_DIFFERENTIAL_ALL    go on after the tenth difference (long runs)
+ *   OPENAT2_DIFFERENTIAL_TREE   print each tree: type, mode, owner, path
+ *   OPENAT2_DIFFERENTIAL_PROTECTED_SYMLINKS  fs.protected_symlinks for the
+ *                               run: 1 (default) or 0, where the kernel
+ *                               and the fallback may differ (openat2(3))
  *
- * The first difference is printed as a one-line reproducer.
+ * Each difference is printed as a one-line reproducer.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -38,15 +74,24 @@
 #include <string.h>
 #include <sys/fsuid.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/time.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <dirent.h>
+#include <grp.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include "openat2_again.h"
 #include "openat2_side.h"
+#include "protected_sysctls.h"
+
+#ifndef MS_NOSYMFOLLOW
+#define MS_NOSYMFOLLOW 256 /* Linux 5.10; glibc 2.34 */
+#endif
 
 #define DEFAULT_SEED 20200106 /* any fixed value: runs must repeat */
 #define DEFAULT_CASES 5000
@@ -54,6 +99,7 @@
 #define PROC_SUPER_MAGIC_VALUE 0x9fa0
 #define MAGIC_FILE_FD 50 /* /out/secret: a magic link out of the root */
 #define MAGIC_DIR_FD 51 /* /r */
+#define CASE_WATCHDOG_SECONDS 10 /* no open waits this long, but a FIFO's */
 
 /* splitmix64: small, and the same sequence everywhere. */
 static uint64_t next_random(uint64_t *state)
@@ -102,6 +148,11 @@ static int enter_world(void)
 	return 0;
 }
 
+/* Who owns what, besides root (see the opening comment). */
+#define USER_UID 1000 /* owns files, and asks */
+#define OTHER_UID 65533 /* owns files, never asks */
+#define NOBODY_UID 65534 /* asks, and owns what it makes */
+
 static const char *const dir_names[] = { "a", "b", "c" };
 static const char *const file_names[] = { "f", "g" };
 static const char *const link_names[] = { "l1", "l2", "l3", "l4", "l5" };
@@ -109,18 +160,90 @@ static const char *const link_names[] = { "l1", "l2", "l3", "l4", "l5" };
 /* Path vocabulary: the tree's names, the procfs's, and the rest. */
 static const char *const words[] = {
 	".", "..", "..", "a", "b", "c", "f", "g", "l1", "l2", "l3", "l4",
-	"l5", "missing", "mnt", "bind", "proc", "self", "fd", "50", "51",
-	"cwd", "root", "exe", "out", "secret", "r", "dir",
+	"l5", "p", "t", "missing", "mnt", "bind", "nsf", "proc", "self", "fd",
+	"50", "51", "cwd", "root", "exe", "out", "secret", "r", "dir",
 };
 
-/* Names in the tree, relative to /r, for paths that reach something. */
-static char known[48][64];
+/* What the tree holds, by full path: where paths start, so that most
+ * cases name something. */
+#define KNOWN_MAX 160
+struct known_name {
+	char path[80];
+	char type; /* 'd', 'f', 'p' (a FIFO), 'l' (a symlink) */
+	char hint; /* the type of what it names, links followed; 0: nothing */
+};
+static struct known_name known[KNOWN_MAX];
 static unsigned int nknown;
 
-static void add_known(const char *path)
+static void add_known(const char *path, char type)
 {
-	if (nknown < 48 && strncmp(path, "/r/", 3) == 0)
-		snprintf(known[nknown++], sizeof *known, "%s", path + 3);
+	if (nknown < KNOWN_MAX && strlen(path) < sizeof known->path) {
+		snprintf(known[nknown].path, sizeof known->path, "%s", path);
+		known[nknown].type = type;
+		known[nknown++].hint = type == 'l' ? 0 : type;
+	}
+}
+
+/* What a bind mount of the directory from shows at to. */
+static void add_known_mirror(const char *from, const char *to)
+{
+	size_t len = strlen(from);
+
+	for (unsigned int i = 0, n = nknown; i < n; i++) {
+		char path[PATH_MAX];
+
+		if (strncmp(known[i].path, from, len) != 0 ||
+		    known[i].path[len] != '/')
+			continue;
+		snprintf(path, sizeof path, "%s%s", to, known[i].path + len);
+		add_known(path, known[i].type);
+	}
+}
+
+/* A name known under the directory base, relative to it, its type in
+ * *type; NULL where nothing is known there. */
+static const char *known_under(uint64_t *s, const char *base, char *type)
+{
+	unsigned int match[KNOWN_MAX], n = 0;
+	size_t len = strlen(base);
+
+	for (unsigned int i = 0; i < nknown; i++)
+		if (strncmp(known[i].path, base, len) == 0 &&
+		    known[i].path[len] == '/')
+			match[n++] = i;
+	if (n == 0)
+		return NULL;
+	unsigned int i = match[pick(s, n)];
+
+	*type = known[i].hint;
+	return known[i].path + len + 1;
+}
+
+/*
+ * What each link names, followed from the root as the tree stands (a
+ * scoped walk may find otherwise: a hint, no more). realpath reads the
+ * links itself: the kernel's following would answer by
+ * fs.protected_symlinks as it stands, and the cases would depend on it.
+ */
+static void hint_links(void)
+{
+	for (unsigned int i = 0; i < nknown; i++) {
+		char *named;
+		struct stat st;
+
+		if (known[i].type != 'l' ||
+		    (named = realpath(known[i].path, NULL)) == NULL)
+			continue;
+		int found = stat(named, &st);
+
+		free(named);
+		if (found < 0)
+			continue;
+		known[i].hint = S_ISDIR(st.st_mode)  ? 'd' :
+				S_ISREG(st.st_mode)  ? 'f' :
+				S_ISFIFO(st.st_mode) ? 'p' :
+						       0;
+	}
 }
 
 static const char *const magic_starts[] = {
@@ -129,44 +252,66 @@ static const char *const magic_starts[] = {
 	"/proc/self/cwd", "proc/self", "/proc/self/root/r",
 };
 
-/* A path: a start (random words, a name in the tree, the same from the
- * root or from above, a magic link), then random words. One pick() per
- * expression: the order of a call's arguments is the compiler's, and a
- * seed must give the same cases with gcc and clang. */
-static void make_path(uint64_t *s, char *buf, size_t size, bool for_link)
+/*
+ * A path from the directory base: a start, then now and then random
+ * words. The start: random words; a name known under base (most often,
+ * and most often alone); a name known under /r, from /r, from the root
+ * or from above; a magic link. *type is what the path names where it is
+ * a known name alone (a hint for the flags, see known_name), else 0.
+ * One pick() per expression: the order of a call's arguments is the
+ * compiler's, and a seed must give the same cases with gcc and clang.
+ */
+static void make_path(uint64_t *s, char *buf, size_t size, bool for_link,
+		      const char *base, char *type)
 {
-	/* Mostly none or one word more: most longer paths are ENOENT. */
-	unsigned int n = pick(s, 10) < 5 ? 0 : pick(s, for_link ? 2 : 3);
-	const char *from;
+	unsigned int n = pick(s, 10) < 9 ? 0 : 1 + pick(s, for_link ? 1 : 2);
+	const char *from, *name = NULL;
+	char t = 0;
 	size_t len = 0;
 
 	buf[0] = '\0';
-	switch (nknown ? pick(s, 6) : 0) {
+	switch (pick(s, 10)) {
 	case 0:
-		n++;
-		if (pick(s, 4) == 0)
-			len += (size_t)snprintf(buf, size, "/");
 		break;
 	case 1:
 	case 2:
-		len += (size_t)snprintf(buf, size, "%s",
-					known[pick(s, nknown)]);
-		break;
 	case 3:
-		from = pick(s, 2) ? "/r/" : "/";
-		len += (size_t)snprintf(buf, size, "%s%s", from,
-					known[pick(s, nknown)]);
-		break;
 	case 4:
+	case 5:
+		name = known_under(s, base, &t);
+		if (name != NULL)
+			len += (size_t)snprintf(buf, size, "%s", name);
+		break;
+	case 6:
+		name = known_under(s, "/r", &t);
+		if (name != NULL)
+			len += (size_t)snprintf(buf, size, "%s", name);
+		break;
+	case 7:
+		name = known_under(s, "/r", &t);
+		from = pick(s, 2) ? "/r/" : "/";
+		if (name != NULL)
+			len += (size_t)snprintf(buf, size, "%s%s", from, name);
+		break;
+	case 8:
+		name = known_under(s, "/r", &t);
 		from = pick(s, 2) ? "../" : "../../";
-		len += (size_t)snprintf(buf, size, "%s%s", from,
-					known[pick(s, nknown)]);
+		t = 0; /* from above: whatever is there */
+		if (name != NULL)
+			len += (size_t)snprintf(buf, size, "%s%s", from, name);
 		break;
 	default:
+		name = "";
 		len += (size_t)snprintf(buf, size, "%s",
 					magic_starts[pick(s, sizeof magic_starts /
 							     sizeof *magic_starts)]);
 		break;
+	}
+	if (name == NULL) {
+		/* Random words alone, now and then from the root. */
+		n++;
+		if (pick(s, 4) == 0)
+			len += (size_t)snprintf(buf, size, "/");
 	}
 	for (unsigned int i = 0; i < n && len < size; i++) {
 		const char *w = words[pick(s, sizeof words / sizeof *words)];
@@ -177,6 +322,7 @@ static void make_path(uint64_t *s, char *buf, size_t size, bool for_link)
 	}
 	if (len < size && pick(s, 7) == 0)
 		snprintf(buf + len, size - len, "/");
+	*type = n == 0 ? t : 0;
 }
 
 static void remove_tree(const char *path)
@@ -188,9 +334,9 @@ static void remove_tree(const char *path)
 	if (S_ISDIR(st.st_mode)) {
 		/* Names come from the vocabulary only; try each. */
 		static const char *const all[] = { "a", "b", "c", "f", "g",
-			"l1", "l2", "l3", "l4", "l5", "mnt", "bind", "proc",
-			"secret", "dir", "missing", "50", "51", "self", "fd",
-			"cwd", "root", "exe", "out", "r" };
+			"l1", "l2", "l3", "l4", "l5", "p", "t", "mnt", "bind",
+			"nsf", "proc", "secret", "dir", "missing", "50", "51",
+			"self", "fd", "cwd", "root", "exe", "out", "r" };
 
 		for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
 			char child[PATH_MAX];
@@ -213,11 +359,222 @@ static void write_file(const char *path)
 	close(fd);
 }
 
+/* A file truncated by a case, filled again: without O_CREAT, which
+ * fs.protected_regular refuses root on another user's file in the sticky
+ * directory. */
+static void refill_file(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+
+	if (fd < 0 || write(fd, "data\n", 5) != 5)
+		die(path);
+	close(fd);
+}
+
+#define MAX_FIFOS 8
+
 struct tree {
 	char dirs[16][64];
 	unsigned int ndirs;
-	bool mnt, bind, proc;
+	bool mnt, bind, proc, nsf;
+	char fifos[MAX_FIFOS][64];
+	unsigned int nfifos;
+	/* Every FIFO held open O_RDWR, else O_NONBLOCK added (see the
+	 * opening comment). */
+	bool hold_fifos;
+	int fifo_holders[MAX_FIFOS];
+	struct protected_sysctls sysctls;
 };
+
+static void make_fifo(struct tree *t, const char *path)
+{
+	if (t->nfifos < MAX_FIFOS && mkfifo(path, 0644) == 0) {
+		snprintf(t->fifos[t->nfifos++], sizeof *t->fifos, "%s", path);
+		add_known(path, 'p');
+	}
+}
+
+/* The sticky directory "t": the tree's second directory. */
+#define STICKY_DIR 1
+
+static void make_dirs(struct tree *t, uint64_t *s)
+{
+	t->ndirs = 2;
+	strcpy(t->dirs[0], "/r");
+	strcpy(t->dirs[STICKY_DIR], "/r/t");
+	if (mkdir("/r", 0755) < 0 || mkdir("/r/t", 0755) < 0)
+		die("mkdir");
+	add_known("/r/t", 'd');
+	for (unsigned int i = 0, want = 2 + pick(s, 6);
+	     i < want && t->ndirs < 16; i++) {
+		char path[PATH_MAX];
+		const char *parent = t->dirs[pick(s, t->ndirs)];
+
+		if (strlen(parent) > 40)
+			continue;
+		snprintf(path, sizeof path, "%s/%s", parent,
+			 dir_names[pick(s, 3)]);
+		if (mkdir(path, 0755) == 0) {
+			strcpy(t->dirs[t->ndirs++], path);
+			add_known(path, 'd');
+		}
+	}
+}
+
+/* A link at path, to a path from the directory base. */
+static void make_link_from(const char *base, const char *path, uint64_t *s)
+{
+	char target[128];
+	char type;
+
+	make_path(s, target, sizeof target, true, base, &type);
+	if (symlink(target, path) == 0) /* else the name is taken */
+		add_known(path, 'l');
+}
+
+static void make_link(const char *dir, const char *path, uint64_t *s)
+{
+	/* Most targets from the link's own directory. */
+	const char *base = pick(s, 4) != 0 ? dir : "/r";
+
+	make_link_from(base, path, s);
+}
+
+static void make_files_fifos_links(struct tree *t, uint64_t *s)
+{
+	/* The sticky directory holds one of each, whatever else. */
+	write_file("/r/t/g");
+	add_known("/r/t/g", 'f');
+	make_fifo(t, "/r/t/p");
+	make_link("/r/t", "/r/t/l1", s);
+	for (unsigned int i = 0, n = 2 + pick(s, 4); i < n; i++) {
+		char path[PATH_MAX];
+		const char *dir = t->dirs[pick(s, t->ndirs)];
+
+		snprintf(path, sizeof path, "%s/%s", dir, file_names[pick(s, 2)]);
+		if (access(path, F_OK) < 0) {
+			write_file(path);
+			add_known(path, 'f');
+		}
+	}
+	for (unsigned int i = 0, n = 1 + pick(s, 3); i < n; i++) {
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof path, "%s/p", t->dirs[pick(s, t->ndirs)]);
+		make_fifo(t, path);
+	}
+	for (unsigned int i = 0, n = 3 + pick(s, 6); i < n; i++) {
+		char path[PATH_MAX];
+		const char *dir = t->dirs[pick(s, t->ndirs)];
+
+		snprintf(path, sizeof path, "%s/%s", dir, link_names[pick(s, 5)]);
+		make_link(dir, path, s);
+	}
+}
+
+/*
+ * Owners and modes, for the cases run as nobody or as uid 1000: a
+ * quarter of everything is uid 1000's, a quarter uid 65533's, the rest
+ * root's; directories one may search but not read, read but not search,
+ * neither; files one may not read or not write. The sticky directory is
+ * root's or uid 1000's, world-writable or (mode 1775) writable by group
+ * 1000 only, which protected_regular=2 and protected_fifos=2 cover too.
+ */
+static void set_owners_and_modes(struct tree *t, uint64_t *s)
+{
+	static const uid_t owners[] = { 0, 0, USER_UID, OTHER_UID };
+	static const mode_t dir_modes[] = { 0755, 0755, 0755, 0777, 0711,
+					    0644, 0604, 0700, 0600, 0333 };
+	static const mode_t file_modes[] = { 0644, 0666, 0600, 0222 };
+	static const mode_t sticky_modes[] = { 01777, 01777, 01775 };
+
+	for (unsigned int i = 0; i < nknown; i++) {
+		uid_t owner = owners[pick(s, 4)];
+
+		if (strncmp(known[i].path, "/r/", 3) != 0)
+			continue;
+		if (lchown(known[i].path, owner, owner) < 0)
+			die("lchown");
+		if (known[i].type == 'f')
+			chmod(known[i].path, file_modes[pick(s, 4)]);
+		else if (known[i].type == 'p')
+			chmod(known[i].path, file_modes[pick(s, 3)]);
+	}
+	for (unsigned int i = 2; i < t->ndirs; i++)
+		chmod(t->dirs[i], dir_modes[pick(s, 10)]);
+	mode_t sticky = sticky_modes[pick(s, 3)];
+
+	if (chown("/r/t", pick(s, 3) == 0 ? USER_UID : 0, USER_UID) < 0 ||
+	    chmod("/r/t", sticky) < 0)
+		die("chmod /r/t");
+}
+
+static void make_mounts(struct tree *t, uint64_t *s)
+{
+	t->mnt = pick(s, 3) != 0;
+	t->bind = pick(s, 3) != 0;
+	t->proc = pick(s, 3) != 0;
+	t->nsf = pick(s, 3) != 0;
+	if (t->mnt) {
+		/* Half the time nosymfollow (Linux 5.10): no link in it is
+		 * followed. */
+		unsigned long nosymfollow = pick(s, 2) ? MS_NOSYMFOLLOW : 0;
+
+		if (mkdir("/r/mnt", 0755) < 0 ||
+		    mount("none", "/r/mnt", "tmpfs", nosymfollow, "size=1m") < 0)
+			die("mount /r/mnt");
+		write_file("/r/mnt/f");
+		mkdir("/r/mnt/a", 0755);
+		symlink("..", "/r/mnt/l1");
+		add_known("/r/mnt/f", 'f');
+		add_known("/r/mnt/a", 'd');
+		add_known("/r/mnt/l1", 'l');
+	}
+	if (t->bind) {
+		const char *from = pick(s, 2) ? "/out" : "/r/a";
+
+		if (mkdir("/r/bind", 0755) < 0 ||
+		    mount(from, "/r/bind", NULL, MS_BIND, NULL) < 0)
+			t->bind = false;
+		else
+			add_known_mirror(from, "/r/bind");
+	}
+	if (t->proc) {
+		if (mkdir("/r/proc", 0755) < 0 ||
+		    mount("proc", "/r/proc", "proc", 0, NULL) < 0)
+			die("mount /r/proc");
+		add_known("/r/proc/self", 'l');
+		add_known("/r/proc/self/status", 'f');
+		add_known("/r/proc/self/fd", 'd');
+		add_known("/r/proc/self/fd/50", 'l');
+		add_known("/r/proc/self/cwd", 'l');
+	}
+	if (t->nsf) {
+		/* A directory of the tree again, mounted nosymfollow: the
+		 * same device as the tree, so that a walk that tells mounts
+		 * apart by device alone (statx refused: no mount ids) takes
+		 * its links for the tree's; fstatfs of a directory in it
+		 * says nosymfollow. A bind mount takes its flags at a
+		 * remount. */
+		const char *from = t->dirs[1 + pick(s, t->ndirs - 1)];
+
+		if (mkdir("/r/nsf", 0755) < 0 ||
+		    mount(from, "/r/nsf", NULL, MS_BIND, NULL) < 0 ||
+		    mount(NULL, "/r/nsf", NULL,
+			  MS_REMOUNT | MS_BIND | MS_NOSYMFOLLOW, NULL) < 0)
+			die("mount /r/nsf");
+		add_known_mirror(from, "/r/nsf");
+	}
+}
+
+/* Per tree: protected_symlinks 1 (or as asked), the two others 1 or 2. */
+static void choose_sysctls(struct tree *t, uint64_t *s)
+{
+	t->sysctls.symlinks =
+		(int)env_number("OPENAT2_DIFFERENTIAL_PROTECTED_SYMLINKS", 1);
+	t->sysctls.regular = 1 + (int)pick(s, 2);
+	t->sysctls.fifos = 1 + (int)pick(s, 2);
+}
 
 static void build_tree(struct tree *t, uint64_t seed)
 {
@@ -226,95 +583,52 @@ static void build_tree(struct tree *t, uint64_t seed)
 	umount2("/r/mnt", MNT_DETACH);
 	umount2("/r/bind", MNT_DETACH);
 	umount2("/r/proc", MNT_DETACH);
+	umount2("/r/nsf", MNT_DETACH);
 	remove_tree("/r");
 	remove_tree("/out");
-	if (mkdir("/r", 0755) < 0 || mkdir("/out", 0755) < 0 ||
-	    mkdir("/out/dir", 0755) < 0)
+	nknown = 0;
+	t->nfifos = 0;
+	if (mkdir("/out", 0755) < 0 || mkdir("/out/dir", 0755) < 0)
 		die("mkdir");
 	write_file("/out/secret");
 	write_file("/out/dir/f");
-	t->ndirs = 1;
-	strcpy(t->dirs[0], "/r");
-	nknown = 0;
-	unsigned int want = 2 + pick(&s, 6);
-
-	for (unsigned int i = 0; i < want && t->ndirs < 16; i++) {
-		char path[PATH_MAX];
-		const char *parent = t->dirs[pick(&s, t->ndirs)];
-
-		if (strlen(parent) > 40)
-			continue;
-		snprintf(path, sizeof path, "%s/%s", parent,
-			 dir_names[pick(&s, 3)]);
-		if (mkdir(path, 0755) == 0) {
-			strcpy(t->dirs[t->ndirs++], path);
-			add_known(path);
-		}
-	}
-	for (unsigned int i = 0, n = 2 + pick(&s, 4); i < n; i++) {
+	add_known("/out/secret", 'f');
+	add_known("/out/dir", 'd');
+	add_known("/out/dir/f", 'f');
+	make_fifo(t, "/out/p");
+	make_dirs(t, &s);
+	make_files_fifos_links(t, &s);
+	set_owners_and_modes(t, &s);
+	make_mounts(t, &s);
+	/* Links in /r made after the mounts, so that their targets lead
+	 * into them: a link followed on one mount, then one on another. */
+	for (unsigned int i = 0, n = 1 + pick(&s, 2); i < n; i++) {
 		char path[PATH_MAX];
 
-		const char *dir = t->dirs[pick(&s, t->ndirs)];
-
-		snprintf(path, sizeof path, "%s/%s", dir, file_names[pick(&s, 2)]);
-		if (access(path, F_OK) < 0) {
-			write_file(path);
-			add_known(path);
-		}
+		snprintf(path, sizeof path, "/r/%s", link_names[pick(&s, 5)]);
+		make_link_from("/r", path, &s);
 	}
-	for (unsigned int i = 0, n = 3 + pick(&s, 6); i < n; i++) {
-		char path[PATH_MAX], target[128];
+	hint_links();
+	choose_sysctls(t, &s);
+	t->hold_fifos = pick(&s, 2);
+}
 
-		const char *dir = t->dirs[pick(&s, t->ndirs)];
+/* The FIFOs held open (O_RDWR never waits), where the tree says so. */
+static void hold_fifos(struct tree *t)
+{
+	for (unsigned int i = 0; i < t->nfifos; i++) {
+		t->fifo_holders[i] = -1;
+		if (t->hold_fifos &&
+		    (t->fifo_holders[i] = open(t->fifos[i], O_RDWR | O_CLOEXEC)) < 0)
+			die(t->fifos[i]);
+	}
+}
 
-		snprintf(path, sizeof path, "%s/%s", dir, link_names[pick(&s, 5)]);
-		make_path(&s, target, sizeof target, true);
-		if (symlink(target, path) == 0) /* else the name is taken */
-			add_known(path);
-	}
-	/* Permissions, for the cases run as another user: directories one
-	 * may search but not read, read but not search, neither; files one
-	 * may not read or not write. */
-	static const mode_t dir_modes[] = { 0755, 0755, 0777, 0711, 0644,
-					    0700, 0333 };
-	static const mode_t file_modes[] = { 0644, 0666, 0600, 0222 };
-
-	for (unsigned int i = 1; i < t->ndirs; i++)
-		chmod(t->dirs[i], dir_modes[pick(&s, 7)]);
-	for (unsigned int i = 0; i < nknown; i++) {
-		char path[PATH_MAX];
-		struct stat st;
-
-		snprintf(path, sizeof path, "/r/%s", known[i]);
-		if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
-			chmod(path, file_modes[pick(&s, 4)]);
-	}
-	t->mnt = pick(&s, 3) != 0;
-	t->bind = pick(&s, 3) != 0;
-	t->proc = pick(&s, 3) != 0;
-	if (t->mnt) {
-		/* Half the time nosymfollow (Linux 5.10): no link in it is
-		 * followed. */
-		unsigned long nosymfollow = pick(&s, 2) ? 256 /* MS_NOSYMFOLLOW */ : 0;
-
-		if (mkdir("/r/mnt", 0755) < 0 ||
-		    mount("none", "/r/mnt", "tmpfs", nosymfollow, "size=1m") < 0)
-			die("mount /r/mnt");
-		write_file("/r/mnt/f");
-		mkdir("/r/mnt/a", 0755);
-		symlink("..", "/r/mnt/l1");
-	}
-	if (t->bind) {
-		if (mkdir("/r/bind", 0755) < 0 ||
-		    mount(pick(&s, 2) ? "/out" : "/r/a", "/r/bind", NULL,
-			  MS_BIND, NULL) < 0)
-			t->bind = false;
-	}
-	if (t->proc) {
-		if (mkdir("/r/proc", 0755) < 0 ||
-		    mount("proc", "/r/proc", "proc", 0, NULL) < 0)
-			die("mount /r/proc");
-	}
+static void release_fifos(struct tree *t)
+{
+	for (unsigned int i = 0; i < t->nfifos; i++)
+		if (t->fifo_holders[i] >= 0)
+			close(t->fifo_holders[i]);
 }
 
 /* ---- what a tree looks like, to compare and to restore ---- */
@@ -326,6 +640,8 @@ struct entry {
 	dev_t dev;
 	ino_t ino;
 	char link[64];
+	mode_t mode; /* for OPENAT2_DIFFERENTIAL_TREE: not compared */
+	uid_t owner;
 };
 
 struct listing {
@@ -340,12 +656,19 @@ static void list_into(struct listing *l, const char *path)
 	struct dirent *de;
 	DIR *d;
 
-	if (lstat(path, &st) < 0 || l->n == 256)
+	if (lstat(path, &st) < 0)
 		return;
+	if (l->n == sizeof l->e / sizeof *l->e) {
+		fprintf(stderr, "openat2-differential: more than %zu entries "
+			"to list\n", sizeof l->e / sizeof *l->e);
+		exit(1);
+	}
 	struct entry *e = &l->e[l->n++];
 
 	snprintf(e->path, sizeof e->path, "%s", path);
 	e->type = st.st_mode & S_IFMT;
+	e->mode = st.st_mode & 07777;
+	e->owner = st.st_uid;
 	e->size = S_ISREG(st.st_mode) ? st.st_size : 0;
 	e->dev = st.st_dev;
 	e->ino = st.st_ino;
@@ -377,6 +700,22 @@ static void list_tree(struct listing *l)
 {
 	l->n = 0;
 	list_into(l, "/");
+}
+
+/* The tree, for a reproducer's reader (OPENAT2_DIFFERENTIAL_TREE). */
+static void print_listing(const struct listing *l, uint64_t tree)
+{
+	for (unsigned int i = 0; i < l->n; i++) {
+		const struct entry *e = &l->e[i];
+
+		printf("tree %" PRIu64 ": %c %04o %5u %s%s%s\n", tree,
+		       S_ISDIR(e->type)	 ? 'd' :
+		       S_ISLNK(e->type)	 ? 'l' :
+		       S_ISFIFO(e->type) ? 'p' :
+					   '-',
+		       (unsigned)e->mode, (unsigned)e->owner, e->path,
+		       e->link[0] ? " -> " : "", e->link);
+	}
 }
 
 static const struct entry *find(const struct listing *l, const char *path)
@@ -423,7 +762,7 @@ static void restore(const struct listing *before)
 		if (was == NULL)
 			unlink(now.e[i].path);
 		else if (was->type == S_IFREG && was->size != now.e[i].size)
-			write_file(now.e[i].path);
+			refill_file(now.e[i].path);
 	}
 }
 
@@ -442,6 +781,7 @@ static struct outcome outcome_of(int fd, int err, const struct listing *before,
 				 bool changes)
 {
 	struct outcome o = { .err = fd < 0 ? err : 0 };
+	struct statfs sfs;
 	struct stat st;
 
 	if (fd < 0)
@@ -452,7 +792,9 @@ static struct outcome outcome_of(int fd, int err, const struct listing *before,
 	o.ino = st.st_ino;
 	o.type = st.st_mode & S_IFMT;
 	o.flags = fcntl(fd, F_GETFL);
-	o.created = changes && !knows_file(before, st.st_dev, st.st_ino);
+	/* The listings leave procfs out: nothing is created there. */
+	o.created = changes && !knows_file(before, st.st_dev, st.st_ino) &&
+		    !(fstatfs(fd, &sfs) == 0 && sfs.f_type == PROC_SUPER_MAGIC_VALUE);
 	close(fd);
 	return o;
 }
@@ -467,20 +809,25 @@ static void describe(char *buf, size_t size, struct outcome o)
 			 (unsigned)o.flags, o.created ? " created" : "");
 }
 
-enum verdict { SAME, KNOWN_NOFOLLOW, DIFFERENT };
+enum verdict { SAME, DOCUMENTED_FLAGS, DIFFERENT };
 
 /*
- * The documented difference (openat2(3)): a last component opened
- * following links is opened with O_NOFOLLOW added, and O_DIRECTORY where
- * a trailing slash asks for a directory, which F_GETFL shows; nothing
- * else may differ.
+ * The fallback's documented F_GETFL difference (openat2(3), NOTES): on a
+ * file or directory it opened following links (new ones too, O_PATH or not),
+ * it may show O_NOFOLLOW, and where the path ends in a slash (a
+ * directory), O_DIRECTORY, beyond the caller's flags. Nothing missing,
+ * nothing else.
  */
-static bool only_flags_the_fallback_adds(int kernel, int fallback)
+static bool documented_extra_flags(struct outcome k, struct outcome f)
 {
-	int added = fallback & ~kernel;
+	int extra = f.flags & ~k.flags;
+	int allowed = O_NOFOLLOW;
 
-	return (kernel & ~fallback) == 0 && added != 0 &&
-	       (added & ~(O_NOFOLLOW | O_DIRECTORY)) == 0;
+	/* A trailing slash in the path or in a link's text it followed. */
+	if (k.type == S_IFDIR)
+		allowed |= O_DIRECTORY;
+	return (k.flags & ~f.flags) == 0 && extra != 0 &&
+	       (extra & ~allowed) == 0;
 }
 
 static enum verdict compare(struct outcome k, struct outcome f)
@@ -497,9 +844,7 @@ static enum verdict compare(struct outcome k, struct outcome f)
 		return DIFFERENT;
 	if (k.flags == f.flags)
 		return SAME;
-	return only_flags_the_fallback_adds(k.flags, f.flags) ?
-		       KNOWN_NOFOLLOW :
-		       DIFFERENT;
+	return documented_extra_flags(k, f) ? DOCUMENTED_FLAGS : DIFFERENT;
 }
 
 static const int open_flag_set[] = {
@@ -524,6 +869,72 @@ static const int open_flag_set[] = {
 	O_WRONLY | O_APPEND,
 	O_RDONLY | O_CREAT | O_EXCL | O_NOFOLLOW,
 };
+
+/* Flags that fit what a path names, where it is known (make_path's hint):
+ * more of the cases open something. */
+static const int dir_flag_set[] = {
+	O_RDONLY,
+	O_RDONLY | O_DIRECTORY,
+	O_RDONLY | O_NONBLOCK | O_CLOEXEC,
+	O_PATH,
+	O_PATH | O_DIRECTORY,
+	O_PATH | O_NOFOLLOW,
+	O_RDWR | O_TMPFILE,
+	O_WRONLY | O_TMPFILE | O_EXCL,
+};
+
+static const int file_flag_set[] = {
+	O_RDONLY,
+	O_WRONLY,
+	O_RDWR,
+	O_RDONLY | O_NOFOLLOW,
+	O_PATH,
+	O_WRONLY | O_CREAT,
+	O_WRONLY | O_CREAT | O_TRUNC,
+	O_WRONLY | O_TRUNC,
+	O_RDONLY | O_NONBLOCK | O_CLOEXEC,
+	O_WRONLY | O_APPEND,
+};
+
+#define FLAGS_FROM(set) set[pick(s, sizeof set / sizeof *set)]
+
+/* Three cases in four whose path names a known directory, file or FIFO
+ * (links followed) get flags that fit it; the others any flags. */
+static int pick_flags(uint64_t *s, char type)
+{
+	bool fit = pick(s, 4) != 0;
+
+	if (fit && type == 'd')
+		return FLAGS_FROM(dir_flag_set);
+	if (fit && (type == 'f' || type == 'p'))
+		return FLAGS_FROM(file_flag_set);
+	return FLAGS_FROM(open_flag_set);
+}
+
+/* Each of NO_XDEV, NO_MAGICLINKS, NO_SYMLINKS in a third of the cases;
+ * no scope, BENEATH or IN_ROOT a third each. */
+static uint64_t pick_resolve(uint64_t *s)
+{
+	static const uint64_t scopes[] = { 0, RESOLVE_BENEATH, RESOLVE_IN_ROOT };
+	uint64_t r = 0;
+
+	if (pick(s, 3) == 0)
+		r |= RESOLVE_NO_XDEV;
+	if (pick(s, 3) == 0)
+		r |= RESOLVE_NO_MAGICLINKS;
+	if (pick(s, 3) == 0)
+		r |= RESOLVE_NO_SYMLINKS;
+	return r | scopes[pick(s, 3)];
+}
+
+/* Where no FIFO is held open (see the opening comment): an open for
+ * reading or writing alone does not wait. */
+static uint64_t fifo_safe(const struct tree *t, uint64_t flags)
+{
+	if (t->hold_fifos || (flags & O_PATH) || (flags & O_ACCMODE) == O_RDWR)
+		return flags;
+	return flags | O_NONBLOCK;
+}
 
 static const char *flag_names(int flags, char *buf, size_t size)
 {
@@ -561,6 +972,8 @@ static const char *resolve_names(uint64_t r, char *buf, size_t size)
 struct dirfd_choice {
 	const char *name;
 	int fd;
+	const char *base; /* the directory, where paths start from */
+	unsigned int weight; /* how often, against the others */
 };
 
 static struct dirfd_choice dirfds[8];
@@ -570,27 +983,47 @@ static void open_dirfds(const struct tree *t)
 {
 	ndirfds = 0;
 	dirfds[ndirfds++] = (struct dirfd_choice){ "/r", open("/r", O_RDONLY |
-		O_DIRECTORY | O_CLOEXEC) };
+		O_DIRECTORY | O_CLOEXEC), "/r", 4 };
 	dirfds[ndirfds++] = (struct dirfd_choice){ "/r O_PATH",
-		open("/r", O_PATH | O_CLOEXEC) };
-	dirfds[ndirfds++] = (struct dirfd_choice){ "AT_FDCWD(/r)", AT_FDCWD };
+		open("/r", O_PATH | O_CLOEXEC), "/r", 4 };
+	dirfds[ndirfds++] = (struct dirfd_choice){ "AT_FDCWD(/r)", AT_FDCWD,
+		"/r", 4 };
 	dirfds[ndirfds++] = (struct dirfd_choice){ t->dirs[t->ndirs - 1],
-		open(t->dirs[t->ndirs - 1], O_PATH | O_CLOEXEC) };
+		open(t->dirs[t->ndirs - 1], O_PATH | O_CLOEXEC),
+		t->dirs[t->ndirs - 1], 4 };
 	dirfds[ndirfds++] = (struct dirfd_choice){ "/out/secret (a file)",
-		open("/out/secret", O_RDONLY | O_CLOEXEC) };
-	dirfds[ndirfds++] = (struct dirfd_choice){ "-1", -1 };
+		open("/out/secret", O_RDONLY | O_CLOEXEC), "/r", 1 };
+	dirfds[ndirfds++] = (struct dirfd_choice){ "-1", -1, "/r", 1 };
 	if (t->mnt)
 		dirfds[ndirfds++] = (struct dirfd_choice){ "/r/mnt (a mount)",
-			open("/r/mnt", O_PATH | O_CLOEXEC) };
+			open("/r/mnt", O_PATH | O_CLOEXEC), "/r/mnt", 2 };
 	if (t->proc)
 		dirfds[ndirfds++] = (struct dirfd_choice){ "/r/proc/self",
-			open("/r/proc/self", O_PATH | O_CLOEXEC) };
+			open("/r/proc/self", O_PATH | O_CLOEXEC),
+			"/r/proc/self", 2 };
 	for (unsigned int i = 0; i < ndirfds; i++)
 		if (dirfds[i].fd < 0 && dirfds[i].fd != AT_FDCWD &&
 		    strcmp(dirfds[i].name, "-1") != 0)
 			die(dirfds[i].name);
 	if (chdir("/r") < 0)
 		die("chdir /r");
+}
+
+/* The root, its O_PATH twin, the cwd and a subdirectory most often; a
+ * mount and a procfs half as often; a file and -1 (EBADF, ENOTDIR, but
+ * for absolute paths) a quarter as often. */
+static const struct dirfd_choice *pick_dirfd(uint64_t *s)
+{
+	unsigned int total = 0, at;
+
+	for (unsigned int i = 0; i < ndirfds; i++)
+		total += dirfds[i].weight;
+	at = pick(s, total);
+	for (unsigned int i = 0;; i++) {
+		if (at < dirfds[i].weight)
+			return &dirfds[i];
+		at -= dirfds[i].weight;
+	}
 }
 
 static void close_dirfds(void)
@@ -630,31 +1063,46 @@ static bool no_kernel; /* OPENAT2_DIFFERENTIAL_WITHOUT_KERNEL, see main */
 static struct listing pristine;
 
 struct totals {
-	uint64_t cases, same, known_nofollow, different, opened, errors;
+	uint64_t cases, same, documented_flags, different, opened, errors;
 	uint64_t by_errno[256];
 };
 
-/* File permission checks as nobody, or as root again. */
-static void become(bool nobody)
+/* Who asks: root in half the cases, nobody and uid 1000 in a quarter
+ * each. The kernel drops the file capabilities with a non-zero fsuid, and
+ * gives them back. */
+static const struct runner {
+	const char *name;
+	uid_t uid;
+} runners[] = {
+	{ "root", 0 }, { "root", 0 }, { "nobody", NOBODY_UID },
+	{ "uid 1000", USER_UID },
+};
+#define RUNNERS (sizeof runners / sizeof *runners)
+
+/* The effective ids, which the file-system ids follow: the fallback
+ * judges fs.protected_symlinks by the effective uid (openat2(3): it
+ * differs from the kernel's fsuid only after setfsuid). Root again first,
+ * while the saved uid is 0. */
+static void become(const struct runner *who)
 {
-	setfsgid(nobody ? 65534 : 0);
-	setfsuid(nobody ? 65534 : 0);
+	if (seteuid(0) < 0 || setegid(who->uid) < 0 || seteuid(who->uid) < 0)
+		die("seteuid");
 }
 
-/* One side's answer, asked as root or as nobody; where the case changes
- * the tree, what the tree became is listed into after, and the tree is
- * put back. */
+/* One side's answer, asked as who; where the case changes the tree, what
+ * the tree became is listed into after, and the tree is put back. */
 static struct outcome answer_of(int (*side)(int, const char *,
 					    const struct open_how *),
 				struct dirfd_choice d, const char *path,
-				const struct open_how *how, bool as_nobody,
-				bool changes, struct listing *after)
+				const struct open_how *how,
+				const struct runner *who, bool changes,
+				struct listing *after)
 {
-	become(as_nobody);
+	become(who);
 	int fd = side(d.fd, path, how);
 	int err = errno;
 
-	become(false);
+	become(&runners[0]);
 	struct outcome o = outcome_of(fd, err, &pristine, changes);
 
 	if (changes) {
@@ -670,25 +1118,18 @@ static bool run_case(uint64_t seed, uint64_t index, const struct tree *tree,
 	uint64_t s = seed ^ (index * 0xd1342543de82ef95U);
 	char path[256];
 	struct open_how how = { 0 };
-	/* The first four (the root, its O_PATH twin, the cwd, a subdirectory)
-	 * twice as often as the odd ones (a file, -1, a mount, a procfs). */
-	unsigned int which = pick(&s, ndirfds + 4);
-	struct dirfd_choice d = dirfds[which < ndirfds ? which : which - ndirfds];
+	struct dirfd_choice d = *pick_dirfd(&s);
 	struct listing after_kernel, after_fallback;
 	const struct listing *before = &pristine;
 	bool changes;
+	char type = 0;
 
-	(void)tree;
 	if (pick(&s, 40) == 0)
 		path[0] = '\0';
 	else
-		make_path(&s, path, sizeof path, false);
-	how.flags = (uint64_t)open_flag_set[pick(&s, sizeof open_flag_set /
-						       sizeof *open_flag_set)];
-	do
-		how.resolve = pick(&s, 32);
-	while ((how.resolve & (RESOLVE_BENEATH | RESOLVE_IN_ROOT)) ==
-	       (RESOLVE_BENEATH | RESOLVE_IN_ROOT));
+		make_path(&s, path, sizeof path, false, d.base, &type);
+	how.flags = fifo_safe(tree, (uint64_t)pick_flags(&s, type));
+	how.resolve = pick_resolve(&s);
 	if ((how.flags & O_CREAT) || (how.flags & O_TMPFILE) == O_TMPFILE)
 		how.mode = 0640;
 	changes = how.flags & (O_CREAT | O_TRUNC | O_TMPFILE);
@@ -704,9 +1145,7 @@ static bool run_case(uint64_t seed, uint64_t index, const struct tree *tree,
 		tot->cases++;
 		return true;
 	}
-	/* A third of the cases as nobody: the kernel drops the file
-	 * capabilities with a non-zero fsuid, and gives them back. */
-	bool as_nobody = pick(&s, 3) == 0;
+	const struct runner *who = &runners[pick(&s, RUNNERS)];
 	struct openat2_again again;
 	struct outcome k, f;
 
@@ -715,15 +1154,19 @@ static bool run_case(uint64_t seed, uint64_t index, const struct tree *tree,
 	 * answers to the same question. */
 	openat2_again_start(&again);
 	do {
-		k = answer_of(openat2_kernel, d, path, &how, as_nobody,
-			      changes, &after_kernel);
-		f = answer_of(openat2_side, d, path, &how, as_nobody, changes,
+		k = answer_of(openat2_kernel, d, path, &how, who, changes,
+			      &after_kernel);
+		f = answer_of(openat2_side, d, path, &how, who, changes,
 			      &after_fallback);
 	} while (openat2_ask_again(&again, how.resolve,
 				   openat2_either_eagain(k.err, f.err)));
 	enum verdict v = compare(k, f);
 
 	if (v == SAME && changes && !same_listing(&after_kernel, &after_fallback))
+		v = DIFFERENT;
+	/* The watchdog cut an open short: a case that waits (a FIFO without
+	 * its other end) on one side at least. */
+	if (k.err == EINTR || f.err == EINTR)
 		v = DIFFERENT;
 	tot->cases++;
 	if (k.err == 0)
@@ -734,16 +1177,17 @@ static bool run_case(uint64_t seed, uint64_t index, const struct tree *tree,
 		char kd[128], fl[160], rs[96];
 
 		describe(kd, sizeof kd, k);
-		printf("case %" PRIu64 ": dirfd=%s path=\"%s\" flags=%s resolve=%s: %s%s\n",
-		       index, d.name, path,
+		printf("case %" PRIu64 ": as %s: dirfd=%s path=\"%s\" flags=%s "
+		       "resolve=%s: %s%s\n",
+		       index, who->name, d.name, path,
 		       flag_names((int)how.flags, fl, sizeof fl),
 		       resolve_names(how.resolve, rs, sizeof rs), kd,
 		       v == SAME ? "" : " (differs)");
 	}
 	if (v == SAME)
 		tot->same++;
-	else if (v == KNOWN_NOFOLLOW)
-		tot->known_nofollow++;
+	else if (v == DOCUMENTED_FLAGS)
+		tot->documented_flags++;
 	else {
 		char kd[128], fd[128], fl[160], rs[96];
 
@@ -752,10 +1196,15 @@ static bool run_case(uint64_t seed, uint64_t index, const struct tree *tree,
 		describe(fd, sizeof fd, f);
 		printf("DIFFERENCE: OPENAT2_DIFFERENTIAL_SEED=%" PRIu64
 		       " OPENAT2_DIFFERENTIAL_CASE=%" PRIu64
-		       " (tree %" PRIu64 ") %sdirfd=%s path=\"%s\" flags=%s"
-		       " resolve=%s: kernel %s, fallback %s%s\n",
+		       " (tree %" PRIu64 ", protected_symlinks=%d"
+		       " protected_regular=%d protected_fifos=%d%s) as %s:"
+		       " dirfd=%s path=\"%s\" flags=%s resolve=%s: kernel %s,"
+		       " fallback %s%s\n",
 		       seed, index, index / CASES_PER_TREE,
-		       as_nobody ? "as nobody: " : "", d.name, path,
+		       tree->sysctls.symlinks, tree->sysctls.regular,
+		       tree->sysctls.fifos,
+		       tree->hold_fifos ? ", FIFOs held open" : "",
+		       who->name, d.name, path,
 		       flag_names((int)how.flags, fl, sizeof fl),
 		       resolve_names(how.resolve, rs, sizeof rs), kd, fd,
 		       k.err == 0 && f.err == 0 && changes ?
@@ -765,11 +1214,49 @@ static bool run_case(uint64_t seed, uint64_t index, const struct tree *tree,
 	return true;
 }
 
+/* A case's watchdog: its signal only interrupts an open that waits. */
+static void cut_short(int sig)
+{
+	(void)sig;
+}
+
+static void start_watchdog(void)
+{
+	struct sigaction sa = { .sa_handler = cut_short }; /* no SA_RESTART */
+
+	sigaction(SIGALRM, &sa, NULL);
+}
+
+/* Every CASE_WATCHDOG_SECONDS while a case runs, so that each side's
+ * open that waits is cut short, not the first alone; 0: off. */
+static void watchdog(int seconds)
+{
+	struct itimerval every = { { seconds, 0 }, { seconds, 0 } };
+
+	setitimer(ITIMER_REAL, &every, NULL);
+}
+
+/* The tree's fs.protected_* values, where the kernel is compared with. */
+static void set_sysctls(const struct tree *t)
+{
+	int err;
+
+	if (no_kernel)
+		return;
+	err = protected_sysctls_set(&t->sysctls);
+	if (err != 0) {
+		errno = err;
+		die("set fs.protected_*");
+	}
+}
+
 static int run(void)
 {
 	uint64_t seed = env_number("OPENAT2_DIFFERENTIAL_SEED", DEFAULT_SEED);
 	uint64_t cases = env_number("OPENAT2_DIFFERENTIAL_CASES", DEFAULT_CASES);
 	const char *only = getenv("OPENAT2_DIFFERENTIAL_CASE");
+	bool all = env_number("OPENAT2_DIFFERENTIAL_ALL", 0) != 0;
+	bool print_trees = env_number("OPENAT2_DIFFERENTIAL_TREE", 0) != 0;
 	uint64_t first = 0, end = cases;
 	struct totals tot = { 0 };
 	struct tree tree;
@@ -780,6 +1267,11 @@ static int run(void)
 		first = strtoull(only, NULL, 0);
 		end = first + 1;
 	}
+	/* A case as nobody or uid 1000 is judged by that user's own group
+	 * alone, not root's supplementary groups as well. */
+	if (setgroups(0, NULL) < 0)
+		die("setgroups");
+	start_watchdog();
 	enter_world();
 	if (openat2_side_start() < 0)
 		return 1;
@@ -792,13 +1284,21 @@ static int run(void)
 				      (t + 1) * CASES_PER_TREE : end;
 
 		build_tree(&tree, tree_seed);
+		set_sysctls(&tree);
+		hold_fifos(&tree);
 		plant_magic_fds();
 		open_dirfds(&tree);
 		list_tree(&pristine);
+		if (print_trees)
+			print_listing(&pristine, t);
 		fds_before = count_fds();
 		for (uint64_t i = lo; i < hi; i++) {
-			if (!run_case(seed, i, &tree, &tot) &&
-			    tot.different >= 10)
+			bool same;
+
+			watchdog(CASE_WATCHDOG_SECONDS);
+			same = run_case(seed, i, &tree, &tot);
+			watchdog(0);
+			if (!same && tot.different >= 10 && !all)
 				goto done;
 		}
 		if (count_fds() != fds_before) {
@@ -808,20 +1308,55 @@ static int run(void)
 			tot.different++;
 		}
 		close_dirfds();
+		release_fifos(&tree);
 	}
 done:
 	printf("kernel against %s\n", openat2_side_name());
 	printf("seed %" PRIu64 ": %" PRIu64 " cases, %" PRIu64
 	       " the same, %" PRIu64
-	       " the same but for O_NOFOLLOW or O_DIRECTORY in F_GETFL (documented), %" PRIu64
-	       " different; the kernel opened %" PRIu64 ", refused:",
-	       seed, tot.cases, tot.same, tot.known_nofollow, tot.different,
-	       tot.opened);
+	       " the same but for F_GETFL's documented extra flags, %" PRIu64
+	       " different; the kernel opened %" PRIu64 " (%.1f%%), refused:",
+	       seed, tot.cases, tot.same, tot.documented_flags, tot.different,
+	       tot.opened, tot.cases ? 100.0 * (double)tot.opened /
+					       (double)tot.cases : 0.0);
 	for (int e = 0; e < 256; e++)
 		if (tot.by_errno[e])
 			printf(" %s %" PRIu64, strerrorname_np(e), tot.by_errno[e]);
 	printf("\n");
 	return tot.different ? 1 : 0;
+}
+
+/* The run's child (pid 1 of its namespace), for end_run. */
+static volatile pid_t run_pid;
+
+/*
+ * A run ended by a signal (meson's timeout, ^C) gives back what it took
+ * all the same: the child stopped (it sets the sysctls), the machine's
+ * fs.protected_* values, the world's mount and directory. Then the
+ * signal's own action.
+ */
+static void end_run(int sig)
+{
+	if (run_pid > 0) {
+		kill(run_pid, SIGKILL);
+		waitpid(run_pid, NULL, 0);
+	}
+	protected_sysctls_restore();
+	umount2(world_dir, MNT_DETACH);
+	rmdir(world_dir);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void end_run_on_signals(pid_t child)
+{
+	static const int signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	struct sigaction sa = { .sa_handler = end_run };
+
+	run_pid = child;
+	sigfillset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof signals / sizeof *signals; i++)
+		sigaction(signals[i], &sa, NULL);
 }
 
 int main(void)
@@ -847,6 +1382,15 @@ int main(void)
 		       "alone, compared with nothing (for memcheck)\n");
 		no_kernel = true;
 	}
+	/* The fs.protected_* sysctls the trees set are the machine's: saved
+	 * here, given back below, and by a signal's handler. */
+	int err = no_kernel ? 0 : protected_sysctls_save();
+
+	if (err != 0) {
+		printf("SKIP: cannot save and set fs.protected_*: %s\n",
+		       strerror(err));
+		return 77;
+	}
 	if (unshare(CLONE_NEWNS | CLONE_NEWPID) < 0) {
 		printf("SKIP: no mount and pid namespaces: %s\n",
 		       strerror(errno));
@@ -863,6 +1407,8 @@ int main(void)
 	if (pid < 0)
 		die("fork");
 	if (pid == 0) {
+		/* Nobody would give the sysctls back after the parent. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		int rc = run();
 
 		/* _exit: LeakSanitizer's check at exit cannot stop the world
@@ -870,11 +1416,18 @@ int main(void)
 		fflush(stdout);
 		_exit(rc);
 	}
+	end_run_on_signals(pid);
 	if (waitpid(pid, &status, 0) != pid)
 		die("waitpid");
 	if (WIFSIGNALED(status))
 		printf("openat2-differential: killed by signal %d\n",
 		       WTERMSIG(status));
+	err = protected_sysctls_restore();
+	if (err != 0) {
+		printf("openat2-differential: could not restore fs.protected_*: "
+		       "%s\n", strerror(err));
+		status = 1 << 8;
+	}
 	umount2(world_dir, MNT_DETACH);
 	if (rmdir(world_dir) < 0)
 		printf("openat2-differential: could not remove %s: %s\n",
