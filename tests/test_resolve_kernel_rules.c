@@ -212,7 +212,7 @@ static void the_answer_takes_the_lowest_free_descriptor(void **state)
 
 static void set_sysctl(const char *name, int value)
 {
-	char path[96], text[8];
+	char path[96], text[16];
 	int fd;
 
 	snprintf(path, sizeof path, "/proc/sys/fs/%s", name);
