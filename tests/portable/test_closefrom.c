@@ -243,6 +243,9 @@ static void start_owner(enum proc_world proc)
 			_exit(0);
 		close(STDOUT_FILENO);
 		close(STDERR_FILENO);
+		/* What its table lists above 2, whatever it inherited: an
+		 * fd the case's child does not have open. */
+		dup2(open("/dev/null", O_RDONLY), 20);
 		for (;;)
 			pause();
 	}
@@ -475,7 +478,8 @@ static int run_glibc_beside(void)
 		{ &worlds[4], SIGABRT, false }, /* EPERM, no /proc */
 		{ &worlds[5], SIGALRM, false }, /* fake /proc: for ever */
 		{ &worlds[6], 0, true },        /* empty fake /proc */
-		{ &worlds[7], SIGALRM, false }, /* another table: for ever */
+		{ &worlds[7], SIGALRM, false }, /* another table (its fd 20):
+						 * for ever */
 		{ &worlds[1], 0, false },       /* real /proc: both work */
 	};
 	const struct cr_case *c = &cases[0]; /* closefrom(3) */
