@@ -53,16 +53,21 @@ static double now_ns(void)
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-/* fds that can be opened here, at most wanted, leaving 64 to spare. */
+/* fds that can be opened here, at most wanted, leaving 64 to spare:
+ * the hard limit is raised where that is allowed, never lowered. */
 static int openable(int wanted)
 {
-	struct rlimit limit = { (rlim_t)wanted + 64, (rlim_t)wanted + 64 };
+	struct rlimit limit;
 
-	if (setrlimit(RLIMIT_NOFILE, &limit) == 0 ||
-	    getrlimit(RLIMIT_NOFILE, &limit) != 0)
+	if (getrlimit(RLIMIT_NOFILE, &limit) != 0)
 		return wanted;
-	return limit.rlim_max < (rlim_t)wanted + 64 ?
-	       (int)limit.rlim_max - 64 : wanted;
+	if (limit.rlim_max >= (rlim_t)wanted + 64)
+		return wanted;
+	limit.rlim_max = (rlim_t)wanted + 64;
+	if (setrlimit(RLIMIT_NOFILE, &limit) == 0)
+		return wanted;
+	getrlimit(RLIMIT_NOFILE, &limit);
+	return (int)limit.rlim_max - 64;
 }
 
 static int open_fds(int count)
