@@ -225,13 +225,17 @@ static int make_proc_world(enum proc_world proc)
 	return EINVAL;
 }
 
-/* Before the fixture: the owner must not hold the fixture's fds. */
+/* Before the fixture: the owner must not hold the fixture's fds. Returns
+ * once the owner holds its fd 20, so that what its directory lists does
+ * not depend on which process runs first. */
 static void start_owner(enum proc_world proc)
 {
-	if (proc != PROC_BORROWED)
-		return;
 	pid_t parent = getpid();
+	int ready[2];
+	char byte;
 
+	if (proc != PROC_BORROWED || pipe(ready) != 0)
+		return;
 	owner = fork();
 	if (owner == 0) {
 		/* Gone with the case's child, however that ends (glibc's
@@ -246,9 +250,14 @@ static void start_owner(enum proc_world proc)
 		/* What its table lists above 2, whatever it inherited: an
 		 * fd the case's child does not have open. */
 		dup2(open("/dev/null", O_RDONLY), 20);
+		(void)!write(ready[1], "", 1);
 		for (;;)
 			pause();
 	}
+	close(ready[1]);
+	if (owner > 0)
+		(void)!read(ready[0], &byte, 1);
+	close(ready[0]);
 }
 
 static void stop_owner(void)
