@@ -345,11 +345,11 @@ static int run_in_world(const struct cr_case *c, const struct world *w,
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) != pid)
 		return CHILD_CRASHED;
-	if (WIFSIGNALED(status)) {
-		/* The owner outlives a killed child: find it by its parent. */
+	if (WIFSIGNALED(status))
 		return -WTERMSIG(status);
-	}
-	return 0;
+	/* Anything but _exit(0) (a sanitizer's report) is a child that
+	 * died. */
+	return WEXITSTATUS(status) == 0 ? 0 : CHILD_CRASHED;
 }
 
 static int passed, failed;
