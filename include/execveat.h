@@ -1,20 +1,26 @@
 /*
  * libexecveat: execveat() for every libc, an fexecve() that works without
- * /proc, and (since 1.1) an openat2() that resolves RESOLVE_BENEATH and
- * the other RESOLVE_ flags itself where the system call is refused.
+ * /proc, (since 1.1) an openat2() that resolves RESOLVE_BENEATH and the
+ * other RESOLVE_ flags itself where the system call is refused, and (since
+ * 1.2) closefrom(), close_range(), fchmodat() and lchmod() that need no
+ * /proc and never trust a fake one.
  *
  * Link with -lexecveat (pkg-config: execveat), or preload libexecveat.so.1
- * to replace fexecve() and openat2() in programs that were built against
- * glibc.
+ * to replace fexecve(), openat2(), closefrom(), close_range(), fchmodat()
+ * and lchmod() in programs that were built against glibc.
  */
 #ifndef EXECVEAT_H
 #define EXECVEAT_H
 
-/* <unistd.h> first: glibc 2.34+ declares both functions there, and ours
- * must come after it and match it exactly, exception specification and all. */
+/* <unistd.h> and <sys/stat.h> first: glibc declares execveat, closefrom
+ * and close_range in the one and fchmodat and lchmod in the other, and
+ * ours must come after them and match them exactly, exception
+ * specification and all. */
 #include <fcntl.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 /*
@@ -67,6 +73,15 @@ extern "C" {
 #endif
 #ifndef AT_EXECVE_CHECK
 #define AT_EXECVE_CHECK 0x10000 /* Linux 6.14 */
+#endif
+
+/* close_range's flags, spelt as <linux/close_range.h> spells them, so that
+ * either header may come first. */
+#ifndef CLOSE_RANGE_UNSHARE
+#define CLOSE_RANGE_UNSHARE	(1U << 1)
+#endif
+#ifndef CLOSE_RANGE_CLOEXEC
+#define CLOSE_RANGE_CLOEXEC	(1U << 2)
 #endif
 
 /* glibc marks its declarations __THROW (noexcept in C++); a redeclaration
@@ -144,6 +159,69 @@ int fexecve(int fd, char *const argv[], char *const envp[]) EXECVEAT_NOTHROW;
  */
 int openat2(int dirfd, const char *pathname, const struct open_how *how,
 	    size_t size);
+
+/**
+ * Close every open fd from @p first to @p last, as the close_range(2)
+ * system call does (Linux 5.9), with glibc 2.34's prototype. Since
+ * libexecveat 1.2.
+ *
+ * Makes that one system call. Only where it is refused (ENOSYS or EPERM:
+ * a kernel before 5.9, a seccomp policy) does it close the fds itself:
+ * those that this thread's fd directory lists, once it is proven to be
+ * procfs and this very table, and without one, every fd number up to
+ * the table's proven end or a bound (at least 1048576, or the hard
+ * RLIMIT_NOFILE if higher), including fds above a lowered limit.
+ *
+ * @param flags  0, CLOSE_RANGE_CLOEXEC (mark close-on-exec instead of
+ *               closing), CLOSE_RANGE_UNSHARE (first give this thread an
+ *               fd table of its own)
+ *
+ * @return 0, or -1 with errno: EINVAL for unknown flags or @p first
+ *         greater than @p last; ENOMEM or EMFILE where the table cannot be
+ *         unshared; with CLOSE_RANGE_UNSHARE where the system call and
+ *         unshare(2) are both refused, the system call's ENOSYS or EPERM.
+ *
+ * Async-signal-safe and safe in a vfork() child: it allocates nothing and
+ * takes no locks.
+ */
+int close_range(unsigned int first, unsigned int last,
+		int flags) EXECVEAT_NOTHROW;
+
+/**
+ * Close every open fd from @p lowfd up (a negative @p lowfd is 0), as
+ * close_range(lowfd, ~0U, 0) does. Since libexecveat 1.2.
+ *
+ * Never fails and never aborts (glibc's aborts where the system call is
+ * refused and /proc cannot be listed); async-signal-safe.
+ */
+void closefrom(int lowfd) EXECVEAT_NOTHROW;
+
+/**
+ * Change the mode of @p pathname relative to @p dirfd, as fchmodat(2)
+ * does, with glibc's prototype. Since libexecveat 1.2.
+ *
+ * With @p flags 0, the fchmodat system call, untouched. With
+ * AT_SYMLINK_NOFOLLOW (and AT_EMPTY_PATH), the fchmodat2 system call
+ * (Linux 6.6); only where that is refused, the file is opened O_PATH and
+ * a symlink gets EOPNOTSUPP; anything else is changed through this
+ * thread's fd directory once it is proven to be procfs and this table,
+ * and without one, a regular file or a directory by opening it again and
+ * checking that it is still the same file. A device or FIFO without
+ * /proc gets EOPNOTSUPP, as from glibc.
+ *
+ * @return 0, or -1 with errno set as the kernel sets it (EPERM for a file
+ *         the caller does not own, EOPNOTSUPP for a symlink, ...); EAGAIN
+ *         where the name came to name another file during the call.
+ */
+int fchmodat(int dirfd, const char *pathname, mode_t mode,
+	     int flags) EXECVEAT_NOTHROW;
+
+/**
+ * Change the mode of @p pathname itself, never of a symlink's target:
+ * fchmodat(AT_FDCWD, pathname, mode, AT_SYMLINK_NOFOLLOW). Since
+ * libexecveat 1.2.
+ */
+int lchmod(const char *pathname, mode_t mode) EXECVEAT_NOTHROW;
 
 #ifdef __cplusplus
 }

@@ -14,6 +14,7 @@
  */
 #define _GNU_SOURCE /* O_PATH */
 #include "proc_fallback.h"
+#include "proc_fd_dir.h"
 #include "sys.h"
 
 /*
@@ -27,25 +28,14 @@
 
 /*
  * Writes dir followed by the decimal digits of fd (>= 0). Byte by byte, not
- * with strlen and memcpy: a lazily bound C library function would make a
- * process's first fallback pay for a symbol lookup.
+ * with strcpy: a lazily bound C library function would make a process's
+ * first fallback pay for a symbol lookup.
  */
 static void format_fd_path(char *path, const char *dir, int fd)
 {
-	char digits[10];
-	size_t n = 0;
-	unsigned int value = (unsigned int)fd;
-
-	do {
-		digits[n++] = (char)('0' + value % 10);
-		value /= 10;
-	} while (value != 0);
-
 	while (*dir != '\0')
 		*path++ = *dir++;
-	while (n > 0)
-		*path++ = digits[--n];
-	*path = '\0';
+	libexecveat_fd_name(path, fd);
 }
 
 /* Judges dir's entry for fd as a name of the file by_fd describes; writes
@@ -84,38 +74,4 @@ enum proc_fd_verdict libexecveat_proc_fd_find(int fd, struct proc_fd_name *name)
 	 * stands. */
 	thread_verdict = judge_fd_name(THREAD_FD_DIR, fd, &by_fd, name->path);
 	return thread_verdict == PROC_FD_NO_DIR ? verdict : thread_verdict;
-}
-
-/* One fd directory, opened and proven: its fd, or -1 with errno set. */
-static int open_proven_fd_dir(const char *dir, const char *name,
-			      const struct stat *by_fd)
-{
-	struct statfs sfs;
-	struct stat by_name;
-	int dirfd = sys_openat(AT_FDCWD, dir, O_PATH | O_DIRECTORY | O_CLOEXEC,
-			       0);
-
-	if (dirfd < 0)
-		return -1;
-	if (sys_fstatfs(dirfd, &sfs) == 0 &&
-	    sfs.f_type == PROC_SUPER_MAGIC_VALUE &&
-	    sys_fstatat(dirfd, name, &by_name, 0) == 0 &&
-	    by_name.st_dev == by_fd->st_dev && by_name.st_ino == by_fd->st_ino)
-		return dirfd;
-	sys_close(dirfd);
-	errno = ENOENT;
-	return -1;
-}
-
-int libexecveat_proc_fd_dir_open(int fd, char name[PROC_FD_NAME_SIZE])
-{
-	struct stat by_fd;
-	int dirfd;
-
-	if (sys_fstat(fd, &by_fd) != 0)
-		return -1;
-	format_fd_path(name, "", fd);
-	dirfd = open_proven_fd_dir("/proc/thread-self/fd", name, &by_fd);
-	return dirfd >= 0 ? dirfd : open_proven_fd_dir("/proc/self/fd", name,
-						       &by_fd);
 }

@@ -38,17 +38,4 @@ enum proc_fd_verdict {
  */
 enum proc_fd_verdict libexecveat_proc_fd_find(int fd, struct proc_fd_name *name);
 
-/* The decimal digits of INT_MAX, and the NUL. */
-#define PROC_FD_NAME_SIZE 11
-
-/*
- * This thread's fd directory (/proc/thread-self/fd; before Linux 3.17
- * /proc/self/fd), opened once, proven to be procfs and to name fd's file
- * under fd's number, which goes into name: a lookup of name in the
- * returned directory fd opens fd's file again, whatever is mounted at
- * /proc meanwhile. The directory's fd (close-on-exec), or -1 with errno
- * set.
- */
-int libexecveat_proc_fd_dir_open(int fd, char name[PROC_FD_NAME_SIZE]);
-
 #endif /* EXECVEAT_PROC_FALLBACK_H */

@@ -297,22 +297,89 @@ static inline int sys_dup3(int oldfd, int newfd, int flags)
 }
 
 /*
- * close_range(first, last, 0) (Linux 5.9; 436 on every ABI this project
- * builds, x32 with its bit). Headers before 5.9 do not name it: then
- * ENOSYS, and the caller closes one fd at a time.
+ * The calls of close_range's and fchmodat's fallbacks (Linux 5.9 and 6.6
+ * added the system calls; the fallbacks serve older kernels and policies
+ * that refuse them).
  */
-#ifdef SYS_close_range
-static inline int sys_close_range(unsigned int first, unsigned int last)
+static inline int sys_close_range(unsigned int first, unsigned int last,
+				  unsigned int flags)
 {
-	return (int)syscall(SYS_close_range, (long)first, (long)last, 0L);
+	return (int)syscall(CLOSE_RANGE_NR, (long)first, (long)last,
+			    (long)flags);
 }
-#else
-static inline int sys_close_range(unsigned int first, unsigned int last)
+
+static inline int sys_fchmodat2(int dirfd, const char *path,
+				unsigned int mode, int flags)
 {
-	(void)first, (void)last;
+	return (int)syscall(FCHMODAT2_NR, (long)dirfd, SYS_ARG_PTR(path),
+			    (long)mode, (long)flags);
+}
+
+/* fchmodat(2) as the kernel has had it since 2.6.16: no flags argument,
+ * and a symlink is followed. */
+static inline int sys_fchmodat(int dirfd, const char *path, unsigned int mode)
+{
+	return (int)syscall(SYS_fchmodat, (long)dirfd, SYS_ARG_PTR(path),
+			    (long)mode);
+}
+
+static inline int sys_fchmod(int fd, unsigned int mode)
+{
+	return (int)syscall(SYS_fchmod, (long)fd, (long)mode);
+}
+
+static inline long sys_getdents64(int fd, void *buf, size_t size)
+{
+	return syscall(SYS_getdents64, (long)fd, SYS_ARG_PTR(buf), (long)size);
+}
+
+static inline int sys_pipe2(int fds[2], int flags)
+{
+	return (int)syscall(SYS_pipe2, SYS_ARG_PTR(fds), (long)flags);
+}
+
+/* unshare(CLONE_FILES): this thread gets an fd table of its own. */
+static inline int sys_unshare_files(void)
+{
+	return (int)syscall(SYS_unshare, 0x00000400L /* CLONE_FILES */);
+}
+
+/* The kernel's struct rlimit64, the same on every ABI. */
+struct sys_rlimit64 {
+	uint64_t cur;
+	uint64_t max;
+};
+
+/* prlimit64(0, RLIMIT_NOFILE, NULL, limit) (Linux 2.6.36): this process's
+ * open-file limits, 64 bits wide whatever the ABI. */
+static inline int sys_nofile_limit(struct sys_rlimit64 *limit)
+{
+	return (int)syscall(SYS_prlimit64, 0L, 7L /* RLIMIT_NOFILE */, 0L,
+			    SYS_ARG_PTR(limit));
+}
+
+/*
+ * pselect6(n, readfds, NULL, NULL, {0, 0}, NULL): a zero timeout, so it
+ * never waits. The timeout is 16 zero bytes, read as a zero timespec by
+ * the 32-bit ABIs' pselect6 (8 bytes) and by every 64-bit one (16).
+ * ENOSYS where the ABI has no pselect6 by that name.
+ */
+static inline int sys_select_now(int n, unsigned long *readfds)
+{
+	static const uint64_t zero_timeout[2];
+
+#if defined(SYS_pselect6)
+	return (int)syscall(SYS_pselect6, (long)n, SYS_ARG_PTR(readfds), 0L,
+			    0L, SYS_ARG_PTR(zero_timeout), 0L);
+#elif defined(SYS_pselect6_time64)
+	return (int)syscall(SYS_pselect6_time64, (long)n,
+			    SYS_ARG_PTR(readfds), 0L, 0L,
+			    SYS_ARG_PTR(zero_timeout), 0L);
+#else
+	(void)n, (void)readfds, (void)zero_timeout;
 	errno = ENOSYS;
 	return -1;
-}
 #endif
+}
 
 #endif /* EXECVEAT_SYS_H */

@@ -1,5 +1,6 @@
 /*
- * The execveat and openat2 system-call numbers for the ABI being built.
+ * The execveat, openat2, close_range and fchmodat2 system-call numbers for
+ * the ABI being built.
  *
  * The number is taken from the kernel headers and checked against a table
  * of our own, so that a wrong or missing header breaks the build (naming
@@ -11,7 +12,9 @@
  * io_setup today, so they must never be used.
  *
  * openat2 (Linux 5.6) came after the architectures' tables were aligned:
- * 437 on every ABI, x32's with its bit.
+ * 437 on every ABI, x32's with its bit. So did close_range (Linux 5.9):
+ * 436, and fchmodat2 (Linux 6.6): 452. Kernel headers before 6.6 (Debian
+ * 12 ships 6.1's) have no fchmodat2: there the table's number is used.
  */
 #ifndef EXECVEAT_SYSCALL_NUMBERS_H
 #define EXECVEAT_SYSCALL_NUMBERS_H
@@ -34,24 +37,50 @@
 #define EXECVEAT_ABI "x32"
 #define EXECVEAT_EXPECTED_NR (0x40000000 + 545) /* __X32_SYSCALL_BIT + 545 */
 #define OPENAT2_EXPECTED_NR (0x40000000 + 437)
+#define CLOSE_RANGE_EXPECTED_NR (0x40000000 + 436)
+#define FCHMODAT2_EXPECTED_NR (0x40000000 + 452)
 #elif defined(__x86_64__)
 #define EXECVEAT_ABI "x86_64"
 #define EXECVEAT_EXPECTED_NR 322
 #define OPENAT2_EXPECTED_NR 437
+#define CLOSE_RANGE_EXPECTED_NR 436
+#define FCHMODAT2_EXPECTED_NR 452
 #elif defined(__i386__)
 #define EXECVEAT_ABI "i386"
 #define EXECVEAT_EXPECTED_NR 358
 #define OPENAT2_EXPECTED_NR 437
+#define CLOSE_RANGE_EXPECTED_NR 436
+#define FCHMODAT2_EXPECTED_NR 452
 #elif defined(__arm__) && defined(__ARM_EABI__)
 #define EXECVEAT_ABI "arm (EABI)"
 #define EXECVEAT_EXPECTED_NR 387
 #define OPENAT2_EXPECTED_NR 437
+#define CLOSE_RANGE_EXPECTED_NR 436
+#define FCHMODAT2_EXPECTED_NR 452
 #elif defined(__aarch64__) || (defined(__riscv) && __riscv_xlen == 64) || \
 	defined(__loongarch64)
 /* The asm-generic table, shared by the ABIs that joined Linux after 2012. */
 #define EXECVEAT_ABI "asm-generic (aarch64, riscv64, loongarch64)"
 #define EXECVEAT_EXPECTED_NR 281
 #define OPENAT2_EXPECTED_NR 437
+#define CLOSE_RANGE_EXPECTED_NR 436
+#define FCHMODAT2_EXPECTED_NR 452
+#endif
+
+#if defined(SYS_close_range)
+#define CLOSE_RANGE_NR SYS_close_range
+#elif defined(__NR_close_range)
+#define CLOSE_RANGE_NR __NR_close_range
+#elif defined(CLOSE_RANGE_EXPECTED_NR)
+#define CLOSE_RANGE_NR CLOSE_RANGE_EXPECTED_NR /* headers before 5.9 */
+#endif
+
+#if defined(SYS_fchmodat2)
+#define FCHMODAT2_NR SYS_fchmodat2
+#elif defined(__NR_fchmodat2)
+#define FCHMODAT2_NR __NR_fchmodat2
+#elif defined(FCHMODAT2_EXPECTED_NR)
+#define FCHMODAT2_NR FCHMODAT2_EXPECTED_NR /* headers before 6.6 */
 #endif
 
 #ifndef EXECVEAT_ABI
@@ -80,6 +109,30 @@ _Static_assert(0, "the kernel headers define no openat2 number for "
 #ifdef OPENAT2_EXPECTED_NR
 _Static_assert(OPENAT2_NR == OPENAT2_EXPECTED_NR,
 	       "the kernel headers' openat2 number disagrees with the "
+	       "mainline number for " EXECVEAT_ABI);
+#endif
+
+#ifndef CLOSE_RANGE_NR
+_Static_assert(0, "neither the kernel headers nor our table know "
+		  "close_range's number for " EXECVEAT_ABI);
+#define CLOSE_RANGE_NR (-1)
+#endif
+
+#ifdef CLOSE_RANGE_EXPECTED_NR
+_Static_assert(CLOSE_RANGE_NR == CLOSE_RANGE_EXPECTED_NR,
+	       "the kernel headers' close_range number disagrees with the "
+	       "mainline number for " EXECVEAT_ABI);
+#endif
+
+#ifndef FCHMODAT2_NR
+_Static_assert(0, "neither the kernel headers nor our table know "
+		  "fchmodat2's number for " EXECVEAT_ABI);
+#define FCHMODAT2_NR (-1)
+#endif
+
+#ifdef FCHMODAT2_EXPECTED_NR
+_Static_assert(FCHMODAT2_NR == FCHMODAT2_EXPECTED_NR,
+	       "the kernel headers' fchmodat2 number disagrees with the "
 	       "mainline number for " EXECVEAT_ABI);
 #endif
 

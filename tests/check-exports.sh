@@ -1,31 +1,44 @@
 #!/bin/sh
 # The library's dynamic symbol table is its ABI: exactly execveat and
-# fexecve in EXECVEAT_1.0, openat2 in EXECVEAT_1.1, fexecve and openat2
-# once more in glibc's nodes when there are (GLIBC_2.43 for openat2), the
-# version nodes themselves, and nothing else. A GLIBC_2.43 node that the
+# fexecve in EXECVEAT_1.0, openat2 in EXECVEAT_1.1, closefrom, close_range,
+# fchmodat and lchmod in EXECVEAT_1.2, each but execveat once more in
+# glibc's nodes when there are (GLIBC_2.43 for openat2; the others' are
+# given as FUNCTION@NODE), the version nodes themselves, and nothing else. A GLIBC_2.43 node that the
 # library defines asks nothing of the C library it loads into. And it must load
 # into processes of glibc 2.17 and later: no undefined symbol may need a
 # newer glibc version.
 #
-#   check-exports.sh LIBRARY [GLIBC_NODE]
+#   check-exports.sh LIBRARY [GLIBC_NODE [FUNCTION@NODE...]]
 set -eu
 library=$1
 glibc_node=${2:-}
+shift
+[ $# -eq 0 ] || shift
 newest_allowed=2.17
 
 expected="EXECVEAT_1.0
 EXECVEAT_1.1
+EXECVEAT_1.2
 execveat@@EXECVEAT_1.0
 fexecve@@EXECVEAT_1.0
-openat2@@EXECVEAT_1.1"
+openat2@@EXECVEAT_1.1
+close_range@@EXECVEAT_1.2
+closefrom@@EXECVEAT_1.2
+fchmodat@@EXECVEAT_1.2
+lchmod@@EXECVEAT_1.2"
 if [ -n "$glibc_node" ]; then
 	expected="$expected
 $glibc_node
 fexecve@$glibc_node
 GLIBC_2.43
 openat2@GLIBC_2.43"
+	for twin in "$@"; do
+		expected="$expected
+$twin
+${twin#*@}"
+	done
 fi
-expected=$(printf '%s\n' "$expected" | LC_ALL=C sort)
+expected=$(printf '%s\n' "$expected" | LC_ALL=C sort -u)
 
 # Columns: Num Value Size Type Bind Vis Ndx Name
 exported=$(readelf --dyn-syms -W "$library" |

@@ -19,6 +19,12 @@
  * (/proc/self/fd, or for a thread with a table of its own
  * /proc/thread-self/fd) must be on procfs, and its entry N the very file
  * (st_dev, st_ino) open at N.
+ *
+ * close_range and fchmodat2: calls that a kernel which has them rejects
+ * with EINVAL before doing anything (first above last; flags it does not
+ * know). Where either is refused, the line says which way the library's
+ * closefrom or fchmodat goes instead, judged by the library's own proof
+ * of the fd directory (src/proc_fd_dir.c: procfs, and this very table).
  */
 #define _GNU_SOURCE
 #include "probe.h"
@@ -34,10 +40,11 @@
 
 #include "execveat.h"
 #include "proc_fallback.h"
+#include "proc_fd_dir.h"
 
 struct verdict {
 	bool usable;
-	char text[200];
+	char text[256];
 };
 
 /* If the kernel ever did execute, this argv makes fexec fail loudly. */
@@ -168,6 +175,74 @@ static struct verdict probe_openat2(void)
 	return v;
 }
 
+/* Why no fd directory is proven here, or that one is. */
+static const char *fd_dir_reason(void)
+{
+	enum proc_fd_dir_verdict verdict;
+	int dir = libexecveat_proc_fd_dir_open(&verdict);
+
+	if (dir >= 0)
+		close(dir);
+	switch (verdict) {
+	case PROC_FD_DIR_PROVEN:
+		return NULL;
+	case PROC_FD_DIR_MISSING:
+		return "/proc/self/fd is missing";
+	case PROC_FD_DIR_NOT_PROCFS:
+		return "/proc/self/fd is not procfs";
+	case PROC_FD_DIR_OTHER_TABLE:
+		return "/proc/self/fd lists another fd table";
+	case PROC_FD_DIR_NO_WITNESS:
+		break;
+	}
+	return "no pipe could be made to prove /proc/self/fd";
+}
+
+/* A refused call's line, with the way the library goes instead. */
+static struct verdict refused_then(int err, const char *through_proc,
+				   const char *without_proc)
+{
+	struct verdict v = refused_with(err);
+	const char *reason = fd_dir_reason();
+	size_t used = strlen(v.text);
+
+	if (reason == NULL)
+		snprintf(v.text + used, sizeof(v.text) - used, "; %s",
+			 through_proc);
+	else
+		snprintf(v.text + used, sizeof(v.text) - used, "; %s (%s)",
+			 without_proc, reason);
+	return v;
+}
+
+static struct verdict probe_close_range(void)
+{
+	int err;
+
+	syscall(SYS_close_range, 2L, 1L, 0L);
+	err = errno;
+	if (!refusal(err))
+		return usable_because("the system call answered");
+	return refused_then(err,
+		"closefrom() reads /proc/self/fd, proven procfs and this table",
+		"closefrom() asks every fd number up to its bound");
+}
+
+static struct verdict probe_fchmodat2(void)
+{
+	int err;
+
+	syscall(452 /* fchmodat2: not in Debian 12's headers */, AT_FDCWD, "",
+		0L, -1L);
+	err = errno;
+	if (!refusal(err))
+		return usable_because("the system call answered");
+	return refused_then(err,
+		"fchmodat() changes modes through /proc/self/fd, proven procfs "
+		"and this table",
+		"fchmodat() opens regular files and directories again");
+}
+
 int run_probe(void)
 {
 	struct verdict by_execveat = probe_execveat();
@@ -181,5 +256,7 @@ int run_probe(void)
 	printf("proc: %s\n", by_proc.text);
 	printf("fexecve uses: %s\n", choice);
 	printf("openat2: %s\n", by_openat2.text);
+	printf("close_range: %s\n", probe_close_range().text);
+	printf("fchmodat2: %s\n", probe_fchmodat2().text);
 	return strcmp(choice, "none") == 0 ? 1 : 0;
 }

@@ -69,7 +69,7 @@ static void close_fds(struct levels *l, int *fds, int n)
 			last++;
 		if (last > first && !l->close_range_refused &&
 		    sys_close_range((unsigned int)fds[first],
-				    (unsigned int)fds[last]) == 0)
+				    (unsigned int)fds[last], 0) == 0)
 			continue;
 		l->close_range_refused |= last > first;
 		for (int i = first; i <= last; i++)

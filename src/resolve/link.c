@@ -11,7 +11,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "../proc_fallback.h"
+#include "../proc_fd_dir.h"
 #include "../sys.h"
 #include "walk.h"
 
@@ -107,20 +107,23 @@ static int is_magic_link(struct walk *w, struct level *dir)
 
 /*
  * The file of the O_PATH fd target, opened again with the caller's flags:
- * through this thread's fd directory, proven to be procfs and to list
- * target as the file it is, and then proven to be that file once open.
+ * through this thread's fd directory, proven to be procfs and this
+ * thread's own table (src/proc_fd_dir.c), and then proven to be target's
+ * file once open.
  * Nothing is looked up by the magic link's name again: what another
  * thread or process does to the link meanwhile changes nothing.
  */
 static int reopen(struct walk *w, struct level *target)
 {
-	char name[PROC_FD_NAME_SIZE];
+	enum proc_fd_dir_verdict verdict;
+	char name[FD_NAME_SIZE];
 	struct dir_id id;
-	int dir = libexecveat_proc_fd_dir_open(target->fd, name);
+	int dir = libexecveat_proc_fd_dir_open(&verdict);
 	int fd, err;
 
 	if (dir < 0)
 		return -EXDEV; /* nothing proves what the name would open */
+	libexecveat_fd_name(name, target->fd);
 	AT_MOMENT(BEFORE_MAGIC_REOPEN, dir, name);
 	/* Close-on-exec until it is proven the answer. */
 	fd = sys_openat(dir, name, w->req.flags | O_CLOEXEC, w->req.mode);

@@ -2,6 +2,7 @@
 // execveat, and from 2.43 openat2, too): it must compile beside those
 // declarations, whose exception specifications it must repeat.
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "execveat.h"
@@ -15,3 +16,8 @@ extern int (*const openat2_fn)(int, const char *, const struct open_how *,
 			       size_t) = openat2;
 extern const int flags = AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW | AT_EXECVE_CHECK;
 extern const struct open_how how = { O_RDONLY, 0, RESOLVE_BENEATH };
+extern int (*const close_range_fn)(unsigned int, unsigned int, int) =
+	close_range;
+extern void (*const closefrom_fn)(int) = closefrom;
+extern int (*const fchmodat_fn)(int, const char *, mode_t, int) = fchmodat;
+extern int (*const lchmod_fn)(const char *, mode_t) = lchmod;

@@ -1,9 +1,13 @@
 /* The public header agrees with glibc's own declarations (visible with
- * _GNU_SOURCE: execveat since 2.34, openat2 and struct open_how since
- * 2.43) and with the kernel's <linux/openat2.h>, whichever comes first. */
+ * _GNU_SOURCE: execveat, closefrom and close_range since 2.34, fchmodat
+ * and lchmod in <sys/stat.h>, openat2 and struct open_how since 2.43) and
+ * with the kernel's <linux/openat2.h> and <linux/close_range.h>,
+ * whichever comes first. */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
+#include <linux/close_range.h>
 #ifdef __has_include
 #if __has_include(<linux/openat2.h>)
 #include <linux/openat2.h>
@@ -21,3 +25,7 @@ int (*const fexecve_fn)(int, char *const[], char *const[]) = fexecve;
 int (*const openat2_fn)(int, const char *, const struct open_how *,
 			size_t) = openat2;
 const struct open_how how = { O_RDONLY, 0, RESOLVE_BENEATH };
+int (*const close_range_fn)(unsigned int, unsigned int, int) = close_range;
+void (*const closefrom_fn)(int) = closefrom;
+int (*const fchmodat_fn)(int, const char *, mode_t, int) = fchmodat;
+int (*const lchmod_fn)(const char *, mode_t) = lchmod;

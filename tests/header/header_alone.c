@@ -10,3 +10,8 @@ const int flags = AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW | AT_EXECVE_CHECK;
 const struct open_how how = { 0, 0, RESOLVE_NO_XDEV | RESOLVE_NO_MAGICLINKS |
 	RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH | RESOLVE_CACHED };
 const int in_root = RESOLVE_IN_ROOT;
+int (*const close_range_fn)(unsigned int, unsigned int, int) = close_range;
+void (*const closefrom_fn)(int) = closefrom;
+int (*const fchmodat_fn)(int, const char *, mode_t, int) = fchmodat;
+int (*const lchmod_fn)(const char *, mode_t) = lchmod;
+const unsigned int close_range_flags = CLOSE_RANGE_UNSHARE | CLOSE_RANGE_CLOEXEC;

@@ -10,7 +10,13 @@
 #endif
 #endif
 #include <fcntl.h>
+#include <linux/close_range.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 int (*const openat2_fn)(int, const char *, const struct open_how *,
 			size_t) = openat2;
 const struct open_how how = { O_RDONLY, 0, RESOLVE_IN_ROOT };
+int (*const close_range_fn)(unsigned int, unsigned int, int) = close_range;
+int (*const lchmod_fn)(const char *, mode_t) = lchmod;
+const unsigned int flags = CLOSE_RANGE_CLOEXEC;

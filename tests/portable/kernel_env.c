@@ -2,6 +2,7 @@
 #include "kernel_env.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -35,6 +36,14 @@ struct bpf_program_classic {
 #define SECCOMP_ALLOW 0x7fff0000u
 #define SECCOMP_FAIL_WITH 0x00050000u /* | errno */
 #define SECCOMP_FILTER_MODE 2
+
+#if defined(__x86_64__) && defined(__ILP32__)
+#define CLOSE_RANGE_NR (0x40000000 + 436)
+#define FCHMODAT2_NR (0x40000000 + 452)
+#else
+#define CLOSE_RANGE_NR 436
+#define FCHMODAT2_NR 452
+#endif
 
 static int load_syscall_filter(uint32_t nr, int err)
 {
@@ -84,4 +93,47 @@ int block_openat2(int err)
 	if (openat2_refusal() == err)
 		return 0;
 	return load_syscall_filter((uint32_t)OPENAT2_NR, err);
+}
+
+long raw_close_range(unsigned int first, unsigned int last, unsigned int flags)
+{
+	return syscall(CLOSE_RANGE_NR, (long)first, (long)last, (long)flags);
+}
+
+long raw_fchmodat2(int dirfd, const char *path, unsigned int mode, int flags)
+{
+	return syscall(FCHMODAT2_NR, (long)dirfd, (long)(uintptr_t)path,
+		       (long)mode, (long)flags);
+}
+
+/* first > last: a kernel that has close_range says EINVAL, closing
+ * nothing. */
+int close_range_refusal(void)
+{
+	if (raw_close_range(2, 1, 0) == -1 && (errno == ENOSYS || errno == EPERM))
+		return errno;
+	return 0;
+}
+
+/* Flags the kernel rejects (EINVAL) before it looks at the path. */
+int fchmodat2_refusal(void)
+{
+	if (raw_fchmodat2(AT_FDCWD, "", 0, -1) == -1 &&
+	    (errno == ENOSYS || errno == EPERM))
+		return errno;
+	return 0;
+}
+
+int block_close_range(int err)
+{
+	if (close_range_refusal() == err)
+		return 0;
+	return load_syscall_filter((uint32_t)CLOSE_RANGE_NR, err);
+}
+
+int block_fchmodat2(int err)
+{
+	if (fchmodat2_refusal() == err)
+		return 0;
+	return load_syscall_filter((uint32_t)FCHMODAT2_NR, err);
 }

@@ -25,4 +25,15 @@ int block_openat2(int err);
  * kernel that has the call rejects (EINVAL) before looking at anything. */
 int openat2_refusal(void);
 
+/* close_range (Linux 5.9: 436 on every ABI) and fchmodat2 (Linux 6.6:
+ * 452), which older C libraries and kernel headers do not name: the raw
+ * calls, their refusals (0 where they are there), and filters that make
+ * them fail with err, as block_openat2 does for openat2. */
+long raw_close_range(unsigned int first, unsigned int last, unsigned int flags);
+long raw_fchmodat2(int dirfd, const char *path, unsigned int mode, int flags);
+int close_range_refusal(void);
+int fchmodat2_refusal(void);
+int block_close_range(int err);
+int block_fchmodat2(int err);
+
 #endif /* TESTS_PORTABLE_KERNEL_ENV_H */

@@ -109,6 +109,25 @@ static int block_openat2(int err)
 	return -rc;
 }
 
+/* close_range (Linux 5.9) or fchmodat2 (Linux 6.6; 452, which Debian
+ * 12's libseccomp 2.5.4 cannot name) refused with err. */
+static int block_call(int nr, int err)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+	int rc;
+
+	if (ctx == NULL)
+		return ENOMEM;
+	rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(err), nr, 0);
+	if (rc == 0)
+		rc = seccomp_load(ctx);
+	seccomp_release(ctx);
+	return -rc;
+}
+
+#define CLOSE_RANGE_NR 436
+#define FCHMODAT2_NR 452
+
 /* Only fds 0-2, and 3 if asked for, reach the tool. */
 static int arrange_fds(int out, int err, const char *fd3_path)
 {
@@ -139,7 +158,11 @@ static void start_fexec(const struct fexec_world *w, int out, int err,
 	    make_proc_view(w->proc) != 0 ||
 	    (w->execveat_errno != 0 && block_execveat(w->execveat_errno) != 0) ||
 	    (w->before_6_14 && pretend_before_6_14() != 0) ||
-	    (w->openat2_errno != 0 && block_openat2(w->openat2_errno) != 0))
+	    (w->openat2_errno != 0 && block_openat2(w->openat2_errno) != 0) ||
+	    (w->close_range_errno != 0 &&
+	     block_call(CLOSE_RANGE_NR, w->close_range_errno) != 0) ||
+	    (w->fchmodat2_errno != 0 &&
+	     block_call(FCHMODAT2_NR, w->fchmodat2_errno) != 0))
 		_exit(CHILD_SETUP_FAILED);
 	/* execve, not execveat: the filter above leaves it alone. */
 	execve(fexec_path, (char *const *)argv, child_envp);

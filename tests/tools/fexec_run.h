@@ -22,6 +22,8 @@ struct fexec_world {
 	const char *cwd;      /* NULL: the test's own */
 	bool before_6_14;     /* execveat answers AT_EXECVE_CHECK with EINVAL */
 	int openat2_errno;    /* 0: openat2 allowed */
+	int close_range_errno; /* 0: close_range allowed */
+	int fchmodat2_errno;  /* 0: fchmodat2 as the kernel has it */
 };
 
 struct fexec_result {

@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -48,29 +49,69 @@ static int openat2_refusal(void)
 	return 0;
 }
 
+/* 0 where fchmodat2 is there (Linux 6.6), else what it fails with
+ * (qemu-user 7.2: ENOSYS). Unknown flags: EINVAL from the kernel. */
+static int fchmodat2_refusal_here;
+
+static int fchmodat2_refusal(void)
+{
+	if (syscall(452, (long)AT_FDCWD, "", 0L, -1L) == -1 &&
+	    (errno == ENOSYS || errno == EPERM))
+		return errno;
+	return 0;
+}
+
+/* Replaces text's line that starts with prefix by the line of the golden
+ * file from that starts so. */
+static void replace_line(char *text, size_t size, const char *prefix,
+			 const char *from)
+{
+	char line[512], rest[4096];
+	char *at = strstr(text, prefix), *end;
+	const char *source = strstr(expected_output(from), prefix);
+
+	assert_non_null(at);
+	assert_non_null(source);
+	snprintf(line, sizeof(line), "%.*s", (int)strcspn(source, "\n"),
+		 source);
+	end = at + strcspn(at, "\n");
+	snprintf(rest, sizeof(rest), "%s", end);
+	snprintf(at, size - (size_t)(at - text), "%s%s", line, rest);
+}
+
+/* The golden file with fchmodat2 refused with ENOSYS, for a proc view. */
+static const char *fchmodat2_enosys_golden(enum proc_view proc)
+{
+	switch (proc) {
+	case PROC_REAL: return "probe-fchmodat2-enosys.txt";
+	case PROC_HIDDEN: return "probe-fchmodat2-enosys-no-proc.txt";
+	case PROC_BORROWED: return "probe-fchmodat2-enosys-borrowed-proc.txt";
+	default: return "probe-fchmodat2-enosys-fake-proc.txt";
+	}
+}
+
 /*
- * The golden output of a probe. Its last line is openat2's, which the
- * golden files give as in a world that has openat2; where openat2 is
- * refused already, every world's last line is the refused one of
- * probe-openat2-enosys.txt.
+ * The golden output of a probe. Its openat2 and fchmodat2 lines are given
+ * as in a world that has those calls; where openat2 is refused already,
+ * every world's openat2 line is the refused one of
+ * probe-openat2-enosys.txt, and where fchmodat2 is, its line is that of
+ * the refused world with the same /proc.
  */
-static const char *expected_probe(const char *name)
+static const char *expected_probe(const char *name, enum proc_view proc)
 {
 	static char text[4096];
-	char refused_line[256];
-	char *line;
 
 	snprintf(text, sizeof(text), "%s", expected_output(name));
-	if (openat2_refusal_here == 0)
-		return text;
-	assert_int_equal(openat2_refusal_here, ENOSYS);
-	line = strstr(expected_output("probe-openat2-enosys.txt"), "openat2: ");
-	assert_non_null(line);
-	snprintf(refused_line, sizeof(refused_line), "%s", line);
-	line = strstr(text, "openat2: ");
-	assert_non_null(line);
-	snprintf(line, sizeof(text) - (size_t)(line - text), "%s",
-		 refused_line);
+	if (openat2_refusal_here != 0) {
+		assert_int_equal(openat2_refusal_here, ENOSYS);
+		replace_line(text, sizeof(text), "openat2: ",
+			     "probe-openat2-enosys.txt");
+	}
+	if (fchmodat2_refusal_here != 0) {
+		assert_int_equal(fchmodat2_refusal_here, ENOSYS);
+		replace_line(text, sizeof(text), "fchmodat2: ",
+			     fchmodat2_enosys_golden(proc));
+	}
 	return text;
 }
 
@@ -81,7 +122,7 @@ static void assert_probe(enum proc_view proc, int execveat_errno,
 				 .execveat_errno = execveat_errno };
 
 	assert_fexec_result(run_fexec(&w, probe), status,
-			    expected_probe(expected), "");
+			    expected_probe(expected, proc), "");
 }
 
 /* A world that refuses nothing of its own: as_is where execveat is there,
@@ -164,6 +205,42 @@ static void probe_openat2_refused_says_so(void **state)
 			    expected_output("probe-openat2-eperm.txt"), "");
 }
 
+/* close_range and fchmodat2 refused: each line says which way the
+ * library goes instead, through the proven fd directory or without it,
+ * and why. */
+static void probe_close_range_and_fchmodat2_refused_say_so(void **state)
+{
+	static const struct {
+		enum proc_view proc;
+		int err;
+		const char *golden;
+	} worlds[] = {
+		{ PROC_REAL, EPERM, "probe-close-range-fchmodat2-eperm.txt" },
+		{ PROC_HIDDEN, ENOSYS,
+		  "probe-close-range-fchmodat2-enosys-no-proc.txt" },
+		{ PROC_FAKE_ROOT, ENOSYS,
+		  "probe-close-range-fchmodat2-enosys-fake-proc.txt" },
+		{ PROC_BORROWED, EPERM,
+		  "probe-close-range-fchmodat2-eperm-borrowed-proc.txt" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(worlds) / sizeof(worlds[0]); i++) {
+		struct fexec_world w = { .proc = worlds[i].proc,
+					 .close_range_errno = worlds[i].err,
+					 .fchmodat2_errno = worlds[i].err };
+		struct fexec_result r = run_fexec(&w, probe);
+		const char *want = expected_output(worlds[i].golden);
+
+		/* The execveat and proc lines are the worlds' own, checked
+		 * above: the last two lines are this test's. */
+		assert_int_equal(r.term_signal, 0);
+		assert_non_null(strstr(r.out, "close_range: "));
+		assert_string_equal(strstr(r.out, "close_range: "),
+				    strstr(want, "close_range: "));
+	}
+}
+
 /* The method for kernels without AT_EXECVE_CHECK, which must not execute
  * anything either (fexec would then complain of --probe-must-not-run). */
 static void probe_before_6_14_uses_empty_path(void **state)
@@ -175,9 +252,11 @@ static void probe_before_6_14_uses_empty_path(void **state)
 
 	(void)state;
 	assert_fexec_result(run_fexec(&allowed, probe), 0,
-			    expected_probe("probe-before-6.14.txt"), "");
+			    expected_probe("probe-before-6.14.txt", PROC_REAL),
+			    "");
 	assert_fexec_result(run_fexec(&refused, probe), 1,
-			    expected_probe("probe-enosys-no-proc.txt"), "");
+			    expected_probe("probe-enosys-no-proc.txt",
+					   PROC_HIDDEN), "");
 }
 
 static struct fexec_result fd3_run(enum proc_view proc, int execveat_errno,
@@ -379,6 +458,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(probe_eperm_takes_proc),
 		cmocka_unit_test(probe_eperm_borrowed_fd_dir_has_none),
 		cmocka_unit_test(probe_openat2_refused_says_so),
+		cmocka_unit_test(probe_close_range_and_fchmodat2_refused_say_so),
 		cmocka_unit_test(probe_before_6_14_uses_empty_path),
 		cmocka_unit_test(fd_execveat_eperm_falls_back_to_proc),
 		cmocka_unit_test(fd_execveat_eperm_without_proc_exits_126),
@@ -393,6 +473,7 @@ int main(int argc, char **argv)
 	require_hostile_env();
 	refusal_here = execveat_refusal();
 	openat2_refusal_here = openat2_refusal();
+	fchmodat2_refusal_here = fchmodat2_refusal();
 	if (refusal_here != 0)
 		printf("execveat fails with %s here: the worlds without a "
 		       "refusal of their own expect that refusal's answers\n",

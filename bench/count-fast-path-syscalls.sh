@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Counts the system calls of the library's fchmodat (AT_SYMLINK_NOFOLLOW)
+# and closefrom on their fast paths, with strace: exactly one each,
+# fchmodat2 and close_range, whose answers are returned. Where the kernel
+# lacks either (before 6.6 and 5.9), there is no fast path to count.
+#
+#   count-fast-path-syscalls.sh FAST-PATHS-ONCE
+set -euo pipefail
+subject=$1
+. "$(dirname "$0")/strace-ready.sh"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+strace -q -s 64 -o "$log" "$subject" || { echo "fast-paths-once failed"; exit 1; }
+between() { # FROM TO
+	awk -v from="$1" -v to="$2" '
+		index($0, "write(-1, \"fast-paths-once: " to) == 1 { exit }
+		marked { print }
+		index($0, "write(-1, \"fast-paths-once: " from) == 1 { marked = 1 }' "$log"
+}
+failed=0
+# strace 6.1 does not know fchmodat2 (Linux 6.6): syscall_0x1c4 (452),
+# its mode 0600 and flags AT_SYMLINK_NOFOLLOW in hexadecimal.
+for call in "fchmodat:(fchmodat2\\([0-9]+, \"file\", 0600, AT_SYMLINK_NOFOLLOW|syscall_0x1c4\\(0x[0-9a-f]+, 0x[0-9a-f]+, 0x180, 0x100, .*)\\) += 0" \
+	"closefrom:close_range\\(3, (4294967295|~0|UINT_MAX), 0\\) += 0"; do
+	name=${call%%:*} pattern=${call#*:}
+	calls=$(between "calling $name" "$name returned")
+	n=$(printf '%s\n' "$calls" | grep -c .) || true
+	echo "$name fast path: $n system call(s):"
+	printf '  %s\n' "$calls"
+	if [ "$n" -eq 1 ] && printf '%s\n' "$calls" | grep -Eq "^$pattern$"; then
+		echo "ok: $name is one system call"
+	elif printf '%s\n' "$calls" | grep -q 'ENOSYS'; then
+		echo "SKIP: this kernel lacks the system call; no fast path"
+		exit 77
+	else
+		echo "FAIL: $name's fast path must be one system call"
+		failed=1
+	fi
+done
+exit "$failed"

@@ -1,0 +1,27 @@
+/*
+ * fchmodat's fallback, for where fchmodat2 (Linux 6.6) is refused: the
+ * file opened O_PATH (without following a last symlink, under
+ * AT_SYMLINK_NOFOLLOW), then its mode changed through a proven /proc fd
+ * directory, or without /proc by opening it again.
+ */
+#ifndef EXECVEAT_CHMOD_FALLBACK_H
+#define EXECVEAT_CHMOD_FALLBACK_H
+
+#include <sys/stat.h>
+#include <sys/types.h>
+
+/* fchmodat2(dirfd, path, mode, flags) as the kernel would answer it, as
+ * far as this can: 0, or -1 with errno (chmod_fallback.c says when). */
+int libexecveat_chmod_without_fchmodat2(int dirfd, const char *path,
+					mode_t mode, int flags);
+
+/*
+ * The step without /proc, for the tests to call as it is: opens parent's
+ * entry name again (never following a symlink) and changes its mode only
+ * if it is still the file that *st describes (the file that was looked
+ * up first). EAGAIN when the name has since come to name another file.
+ */
+int libexecveat_chmod_by_reopening(int parent, const char *name,
+				   const struct stat *st, mode_t mode);
+
+#endif /* EXECVEAT_CHMOD_FALLBACK_H */

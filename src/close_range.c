@@ -1,0 +1,98 @@
+/*
+ * close_range() and closefrom(): the close_range system call (Linux 5.9);
+ * only where it is refused, the proven /proc listing (fd_listing.c), and
+ * where there is none, the scan (fd_scan.c).
+ *
+ * The kernel's close_range answers EINVAL for bad arguments and ENOMEM or
+ * EMFILE where it cannot unshare the table, never ENOSYS or EPERM: those
+ * come only from a kernel before 5.9, qemu-user before 7.0, or a policy
+ * (call_refused.h). Unlike fchmodat2's and openat2's, its EPERM needs no
+ * probe to be told apart.
+ *
+ * glibc's closefrom aborts the process where its fallback cannot list
+ * /proc/self/fd. Nothing here aborts, allocates, locks or uses stdio:
+ * these run between fork and exec, and in vfork children.
+ */
+#include <errno.h>
+#include <stdbool.h>
+
+#include "call_refused.h"
+#include "execveat.h"
+#include "exports.h"
+#include "fd_range.h"
+#include "sys.h"
+
+#define CLOSE_RANGE_KNOWN_FLAGS (CLOSE_RANGE_UNSHARE | CLOSE_RANGE_CLOEXEC)
+
+/* What the kernel does, done without it. refusal: the call's errno. */
+static int close_range_without_syscall(unsigned int first, unsigned int last,
+				       unsigned int flags, int refusal)
+{
+	bool cloexec = (flags & CLOSE_RANGE_CLOEXEC) != 0;
+
+	/* The kernel's checks (fs/file.c), in the kernel's order. */
+	if ((flags & ~CLOSE_RANGE_KNOWN_FLAGS) != 0 || first > last) {
+		errno = EINVAL;
+		return -1;
+	}
+	/* The table shared with other threads or processes must keep its
+	 * fds: without a table of our own, nothing may be closed. */
+	if ((flags & CLOSE_RANGE_UNSHARE) && sys_unshare_files() != 0) {
+		if (errno_may_be_refusal(errno))
+			errno = refusal;
+		return -1;
+	}
+	if (libexecveat_fd_range_by_listing(first, last, cloexec) != 0)
+		libexecveat_fd_range_by_scan(first, last, cloexec);
+	return 0;
+}
+
+static int close_range_policy(unsigned int first, unsigned int last,
+			      unsigned int flags)
+{
+	int saved_errno = errno, rc;
+
+	if (sys_close_range(first, last, flags) == 0)
+		return 0;
+	if (!errno_may_be_refusal(errno))
+		return -1;
+	rc = close_range_without_syscall(first, last, flags, errno);
+	/* The closes' EBADFs are nobody's business: errno as it was. */
+	if (rc == 0)
+		errno = saved_errno;
+	return rc;
+}
+
+__typeof__(close_range) libexecveat_close_range;
+__typeof__(closefrom) libexecveat_closefrom;
+
+EXECVEAT_EXPORT int libexecveat_close_range(unsigned int first,
+					    unsigned int last, int flags)
+{
+	return close_range_policy(first, last, (unsigned int)flags);
+}
+
+/* glibc clamps a negative lowfd to 0 (unistd.h), and so does this. */
+EXECVEAT_EXPORT void libexecveat_closefrom(int lowfd)
+{
+	close_range_policy(lowfd < 0 ? 0u : (unsigned int)lowfd, ~0u, 0u);
+}
+
+/* What -lexecveat binds to. */
+__asm__(".symver libexecveat_close_range, close_range@@EXECVEAT_1.2");
+__asm__(".symver libexecveat_closefrom, closefrom@@EXECVEAT_1.2");
+
+#ifdef EXECVEAT_GLIBC_CLOSE_RANGE_NODE
+/*
+ * The same functions under glibc's own versions of them (GLIBC_2.34 on
+ * the ABIs older than that release): programs built against glibc 2.34
+ * or later ask for those, and only a definition carrying them interposes
+ * when the library is preloaded. glibc's close_range is the bare system
+ * call, and its closefrom aborts where the call is refused and /proc is
+ * not there.
+ */
+__asm__(".symver libexecveat_close_range, close_range@"
+	EXECVEAT_GLIBC_CLOSE_RANGE_NODE);
+__asm__(".symver libexecveat_closefrom, closefrom@"
+	EXECVEAT_GLIBC_CLOSEFROM_NODE);
+#endif

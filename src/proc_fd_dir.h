@@ -1,0 +1,40 @@
+/*
+ * This thread's fd table as an open directory of procfs, proven before
+ * anything in it is trusted. Shared by closefrom's listing, fchmodat's
+ * fallback, and fexec --probe, which reports what they would find.
+ */
+#ifndef EXECVEAT_PROC_FD_DIR_H
+#define EXECVEAT_PROC_FD_DIR_H
+
+#include <sys/stat.h>
+
+/* The decimal digits of INT_MAX, and the NUL. */
+#define FD_NAME_SIZE 11
+
+enum proc_fd_dir_verdict {
+	PROC_FD_DIR_PROVEN,      /* procfs, and this thread's own table */
+	PROC_FD_DIR_MISSING,     /* no /proc/self/fd to open */
+	PROC_FD_DIR_NOT_PROCFS,  /* the directory is not on procfs */
+	PROC_FD_DIR_OTHER_TABLE, /* procfs, but another fd table */
+	PROC_FD_DIR_NO_WITNESS,  /* no pipe could be made to prove it */
+};
+
+/*
+ * Opens /proc/self/fd, or where that lists another table (a thread that
+ * unshared its own) /proc/thread-self/fd, and proves it on the opened
+ * directory fd: fstatfs says procfs, and a pipe made just now is listed
+ * in it as that very pipe (st_dev, st_ino). A tmpfs fails the first proof;
+ * another process's fd directory bound over ours fails the second, since
+ * no other table can hold a pipe this call has just made. Returns the
+ * directory fd (close-on-exec), or -1; sets *verdict either way (the
+ * reason of the last directory judged). Leaves errno as it found it.
+ */
+int libexecveat_proc_fd_dir_open(enum proc_fd_dir_verdict *verdict);
+
+/* Writes the decimal name of fd (>= 0), as /proc lists it. */
+void libexecveat_fd_name(char name[FD_NAME_SIZE], int fd);
+
+/* Whether dir's entry for fd names the file that *st describes. */
+int libexecveat_proc_fd_names(int dir, int fd, const struct stat *st);
+
+#endif /* EXECVEAT_PROC_FD_DIR_H */
