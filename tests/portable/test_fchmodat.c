@@ -234,9 +234,40 @@ static void read_modes(mode_t modes[WATCHED])
 
 /* ---- the worlds, in a child ---- */
 
-static pid_t owner = -1;
+/*
+ * The process whose fd directory the borrowed world binds over
+ * /proc/self/fd: a child of the test process, which is root all along, so
+ * that it is the test process that kills and reaps it. A row's child that
+ * has become nobody could not (kill, and the parent-death signal, are
+ * refused across users) and would leave it behind.
+ */
+static pid_t start_owner(void)
+{
+	pid_t test_process = getpid();
+	pid_t pid = fork();
 
-static int make_proc_world(enum proc_world proc)
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != test_process)
+			_exit(0);
+		/* The test's output is not this process's to hold open. */
+		close(STDOUT_FILENO);
+		close(STDERR_FILENO);
+		for (;;)
+			pause();
+	}
+	return pid;
+}
+
+static void stop_owner(pid_t pid)
+{
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+}
+
+static int make_proc_world(enum proc_world proc, pid_t owner)
 {
 	char victim[sizeof(top) + 8];
 	int err = 0;
@@ -253,23 +284,8 @@ static int make_proc_world(enum proc_world proc)
 		for (int fd = 4; err == 0 && fd < 64; fd++)
 			err = fake_proc_link(fd, victim);
 		return err;
-	case PROC_BORROWED: {
-		pid_t parent = getpid();
-
-		owner = fork();
-		if (owner == 0) {
-			prctl(PR_SET_PDEATHSIG, SIGKILL);
-			/* The parent may be gone already; the test's output is
-			 * not this process's to hold open. */
-			if (getppid() != parent)
-				_exit(0);
-			close(STDOUT_FILENO);
-			close(STDERR_FILENO);
-			for (;;)
-				pause();
-		}
-		return borrow_proc_fd_dir(owner);
-	}
+	case PROC_BORROWED:
+		return owner > 0 ? borrow_proc_fd_dir(owner) : ECHILD;
 	}
 	return EINVAL;
 }
@@ -336,7 +352,8 @@ static int run_row(const struct row *r, const struct world *w, chmod_fn call)
 	char path[sizeof(root_dir) + 64];
 	const char *p = r->path;
 	int status;
-	pid_t pid;
+	pid_t pid, owner;
+	bool died;
 
 	if (p != NULL && p[0] == '@') {
 		snprintf(path, sizeof(path), "%s/%s", root_dir, p + 1);
@@ -344,13 +361,14 @@ static int run_row(const struct row *r, const struct world *w, chmod_fn call)
 	}
 	memset(shared, 0, sizeof(*shared));
 	reset_modes();
+	owner = w->proc == PROC_BORROWED ? start_owner() : -1;
 	pid = fork();
 	if (pid == 0) {
 		int dirfd;
 
 		/* The fixture reopened in this namespace: an fd from before
 		 * the unshare would walk the old namespace's mounts. */
-		if (make_proc_world(w->proc) == 0 && make_read_only_dir() == 0 &&
+		if (make_proc_world(w->proc, owner) == 0 && make_read_only_dir() == 0 &&
 		    (fixture = open(root_dir, O_RDONLY | O_DIRECTORY)) >= 0 &&
 		    (!r->as_nobody || become_nobody() == 0) &&
 		    (w->refuse == 0 || block_fchmodat2(w->refuse) == 0)) {
@@ -360,14 +378,14 @@ static int run_row(const struct row *r, const struct world *w, chmod_fn call)
 			shared->rc = call(r, dirfd, p);
 			shared->err = errno;
 		}
-		if (owner > 0)
-			kill(owner, SIGKILL);
 		_exit(0);
 	}
 	/* Anything but _exit(0) (a sanitizer's report, a crash) is a child
 	 * that died. */
-	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
-	    WEXITSTATUS(status) != 0)
+	died = pid < 0 || waitpid(pid, &status, 0) != pid ||
+	       !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+	stop_owner(owner);
+	if (died)
 		return -1;
 	read_modes(shared->modes);
 	return 0;
