@@ -357,6 +357,39 @@ static void magic_links_are_refused_where_the_kernel_refuses(void **state)
 	close(proc);
 }
 
+/* Under RESOLVE_NO_XDEV a magic link out of procfs is refused as it is
+ * followed (EXDEV), before the last step asks what its target is: a
+ * file's fd through O_DIRECTORY is EXDEV too, not ENOTDIR. */
+static void a_magic_link_across_a_mount_is_refused_before_its_type(
+	void **state)
+{
+	int proc = open("/proc/self", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	int file = openat(root, "file", O_RDONLY | O_CLOEXEC);
+	char name[32];
+
+	(void)state;
+	if (proc < 0)
+		skip();
+	assert_true(file >= 0);
+	snprintf(name, sizeof name, "fd/%d", file);
+	for (int i = 0; i < 2; i++) {
+		uint64_t flags = i == 0 ? O_PATH | O_DIRECTORY :
+					  O_RDONLY | O_DIRECTORY;
+		struct open_how how = { .flags = flags,
+					.resolve = RESOLVE_NO_XDEV };
+		int fd = libexecveat_resolve_open(proc, name, &how);
+
+		assert_int_equal(fd, -1);
+		assert_int_equal(errno, EXDEV);
+		fd = (int)kernel_openat2_once(proc, name, &how, sizeof how);
+		assert_int_equal(fd, -1);
+		if (errno != ENOSYS)
+			assert_int_equal(errno, EXDEV);
+	}
+	close(file);
+	close(proc);
+}
+
 /* A path of "d/" * n then "../" * up then name, relative to the root. */
 static char *deep_path(int n, int up, const char *name)
 {
@@ -589,6 +622,8 @@ int main(void)
 		cmocka_unit_test(creating_lands_where_the_kernel_puts_it),
 		cmocka_unit_test(
 			magic_links_are_refused_where_the_kernel_refuses),
+		cmocka_unit_test(
+			a_magic_link_across_a_mount_is_refused_before_its_type),
 		cmocka_unit_test_setup_teardown(deep_paths_under_a_small_fd_limit,
 						lower_fd_limit, restore_fd_limit),
 		cmocka_unit_test(path_max_as_the_kernel_counts_it),

@@ -136,6 +136,23 @@ static int reopen(struct walk *w, struct level *target)
 	return err < 0 ? err : fd;
 }
 
+/* O_PATH|O_DIRECTORY met a target that is no directory. The kernel
+ * refuses a crossing first, as it follows the link (EXDEV), and only then
+ * the type (ENOTDIR): a second look decides which, and opens nothing. */
+static int refusal_of_no_directory(struct walk *w, struct level *dir)
+{
+	struct level target = { 0 };
+	int err;
+
+	target.fd = open_walk_fd(w, dir->fd, w->comp.name, O_PATH | O_CLOEXEC,
+				 0);
+	if (target.fd < 0)
+		return target.fd;
+	err = refuse_crossing(w, dir, &target);
+	sys_close(target.fd);
+	return err < 0 ? err : -ENOTDIR;
+}
+
 /* A magic link as the last component, with RESOLVE_NO_XDEV: its target
  * judged, then opened through the fd that was judged. */
 static enum step open_magic_target(struct walk *w, struct level *dir)
@@ -148,6 +165,8 @@ static enum step open_magic_target(struct walk *w, struct level *dir)
 				 path_only ? w->req.flags | O_CLOEXEC :
 					     O_PATH | O_CLOEXEC,
 				 0);
+	if (target.fd == -ENOTDIR && path_only)
+		target.fd = refusal_of_no_directory(w, dir);
 	if (target.fd < 0)
 		return failed(w, -target.fd);
 	err = refuse_crossing(w, dir, &target);
