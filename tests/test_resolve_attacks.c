@@ -27,6 +27,7 @@
 #include <cmocka.h>
 
 #include "openat2_again.h"
+#include "scratch_dir.h"
 #include "resolve/walk.h"
 
 #define NOBODY 65534
@@ -87,20 +88,14 @@ static void run(const char *what)
 static int make_top(void **state)
 {
 	(void)state;
-	if (mkdtemp(top) == NULL || chmod(top, 0755) < 0)
-		return -1;
-	top_fd = open(top, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	top_fd = scratch_dir_make(top);
 	return top_fd < 0 ? -1 : 0;
 }
 
 static int remove_top(void **state)
 {
-	char cmd[sizeof top + 16];
-
 	(void)state;
-	close(top_fd);
-	snprintf(cmd, sizeof cmd, "rm -rf %s", top);
-	return system(cmd) == 0 ? 0 : -1;
+	return scratch_dir_remove(top, top_fd);
 }
 
 /* Each test's tree is made afresh and removed after. */

@@ -36,6 +36,7 @@
 #include <cmocka.h>
 
 #include "openat2_again.h"
+#include "scratch_dir.h"
 #include "resolve.h"
 
 #define NOBODY 65534
@@ -520,20 +521,14 @@ static void without_statx_a_nosymfollow_mount_is_still_seen(void **state)
 static int open_top(void **state)
 {
 	(void)state;
-	if (mkdtemp(top) == NULL || chmod(top, 0755) < 0)
-		return -1;
-	top_fd = open(top, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	top_fd = scratch_dir_make(top);
 	return top_fd < 0 ? -1 : 0;
 }
 
 static int remove_top(void **state)
 {
-	char cmd[sizeof top + 16];
-
 	(void)state;
-	close(top_fd);
-	snprintf(cmd, sizeof cmd, "rm -rf %s", top);
-	return system(cmd) == 0 ? 0 : -1;
+	return scratch_dir_remove(top, top_fd);
 }
 
 static int run_cases(void)
