@@ -36,6 +36,7 @@
 #include <cmocka.h>
 
 #include "openat2_again.h"
+#include "protected_sysctls.h"
 #include "scratch_dir.h"
 #include "resolve.h"
 
@@ -211,30 +212,15 @@ static void the_answer_takes_the_lowest_free_descriptor(void **state)
 
 /* ---- fs.protected_symlinks, protected_regular, protected_fifos ---- */
 
-static void set_sysctl(const char *name, int value)
+/* The three values for the next case (the lock and the machine's own
+ * values are main's, in protected_sysctls.h). */
+static void set_sysctls(int symlinks, int regular, int fifos)
 {
-	char path[96], text[16];
-	int fd;
+	struct protected_sysctls values = { symlinks, regular, fifos };
+	int err = protected_sysctls_set(&values);
 
-	snprintf(path, sizeof path, "/proc/sys/fs/%s", name);
-	snprintf(text, sizeof text, "%d\n", value);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0 || write(fd, text, strlen(text)) < 0)
-		fail_msg("%s: %s", path, strerror(errno));
-	close(fd);
-}
-
-static int get_sysctl(const char *name)
-{
-	char path[96], text[8] = "";
-	int fd;
-
-	snprintf(path, sizeof path, "/proc/sys/fs/%s", name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || read(fd, text, sizeof text - 1) < 0)
-		return -1;
-	close(fd);
-	return atoi(text);
+	if (err != 0)
+		fail_msg("fs.protected_*: %s", strerror(err));
 }
 
 /*
@@ -273,7 +259,7 @@ static void protected_symlinks_refuses_another_users_trailing_link(
 	void **state)
 {
 	(void)state;
-	set_sysctl("protected_symlinks", 1);
+	set_sysctls(1, 0, 0);
 	both_answer(top_fd, "sticky/other", O_RDONLY, B, EACCES);
 	both_answer(top_fd, "sticky/other", O_PATH, B, EACCES);
 	both_answer(top_fd, "sticky/mine", O_RDONLY, B, 0);
@@ -291,7 +277,7 @@ static void protected_symlinks_at_0_the_fallback_still_refuses(void **state)
 	struct answer k, f;
 
 	(void)state;
-	set_sysctl("protected_symlinks", 0);
+	set_sysctls(0, 0, 0);
 	k = kernel(top_fd, "sticky/other", O_RDONLY, B);
 	f = fallback(top_fd, "sticky/other", O_RDONLY, B);
 	if (k.err != 0 || f.err != EACCES)
@@ -308,8 +294,7 @@ static void protected_regular_and_fifos_are_the_kernels_own(void **state)
 
 	(void)state;
 	for (int level = 0; level <= 2; level++) {
-		set_sysctl("protected_regular", level);
-		set_sysctl("protected_fifos", level);
+		set_sysctls(0, level, level);
 		for (int d = 0; d < 2; d++) {
 			char path[32];
 			/* Refused at 1 in sticky world-writable directories,
@@ -556,37 +541,64 @@ static int run_cases(void)
 	return cmocka_run_group_tests(tests, open_top, remove_top);
 }
 
+/* Ended by a signal (meson's timeout, ^C): the cases' child stopped and
+ * the machine's values given back all the same, then the signal's own
+ * action. */
+static volatile pid_t cases_pid;
+
+static void give_back(int sig)
+{
+	if (cases_pid > 0) {
+		kill(cases_pid, SIGKILL);
+		waitpid(cases_pid, NULL, 0);
+	}
+	protected_sysctls_restore();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* The signals that end a run: given to action. */
+static void on_ending_signals(void (*action)(int))
+{
+	static const int signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	struct sigaction sa = { .sa_handler = action };
+
+	sigfillset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof signals / sizeof *signals; i++)
+		sigaction(signals[i], &sa, NULL);
+}
+
 int main(void)
 {
-	static const char *const sysctls[] = { "protected_symlinks",
-					       "protected_regular",
-					       "protected_fifos" };
-	int saved[3], status, rc = 0;
+	int err, status, rc = 0;
 	pid_t pid;
 
 	if (geteuid() != 0) {
 		printf("SKIP: needs root (other users' files, fs.protected_*)\n");
 		return 77;
 	}
-	for (int i = 0; i < 3; i++)
-		saved[i] = get_sysctl(sysctls[i]);
+	err = protected_sysctls_save();
+	if (err != 0) {
+		printf("SKIP: cannot save and set fs.protected_*: %s\n",
+		       strerror(err));
+		return 77;
+	}
+	on_ending_signals(give_back);
 	pid = fork();
-	if (pid == 0)
+	if (pid == 0) {
+		on_ending_signals(SIG_DFL);
 		_exit(run_cases());
+	}
+	cases_pid = pid;
 	if (pid < 0 || waitpid(pid, &status, 0) != pid)
 		rc = 1;
 	else
 		rc = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 	/* The machine's settings, as they were. */
-	for (int i = 0; i < 3; i++) {
-		char path[96];
-		FILE *f;
-
-		snprintf(path, sizeof path, "/proc/sys/fs/%s", sysctls[i]);
-		if (saved[i] >= 0 && (f = fopen(path, "w")) != NULL) {
-			fprintf(f, "%d\n", saved[i]);
-			rc |= fclose(f) != 0;
-		}
+	err = protected_sysctls_restore();
+	if (err != 0) {
+		printf("could not restore fs.protected_*: %s\n", strerror(err));
+		rc = 1;
 	}
 	return rc;
 }

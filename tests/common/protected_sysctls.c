@@ -10,8 +10,8 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-/* Runs of the differential wait here for one another: one run's restore
- * must not land in the middle of another's cases. */
+/* Runs that set the values wait here for one another: one run's values
+ * or restore must not land in the middle of another's cases. */
 #define LOCK_FILE "/tmp/libexecveat-protected-sysctls.lock"
 
 static const char *const files[] = {

@@ -1,10 +1,12 @@
 /*
  * fs.protected_symlinks, fs.protected_regular and fs.protected_fifos: the
  * kernel's rules for links and O_CREAT in sticky directories, which the
- * differential's trees exercise. They belong to the whole machine, not to
- * a namespace: a run saves them, sets them for its trees, and gives the
- * machine its own values back when it ends, in a signal's handler too
- * (a SIGKILL leaves them set: nothing runs after it).
+ * differential's trees and test_resolve_kernel_rules exercise. They
+ * belong to the whole machine, not to a namespace: a run saves them, sets
+ * them for its cases, and gives the machine its own values back when it
+ * ends (the differential in a signal's handler too; a SIGKILL leaves them
+ * set: nothing runs after it). One lock file serialises every such run,
+ * of any build: another run's values must not change under a case.
  */
 #ifndef TESTS_PROTECTED_SYSCTLS_H
 #define TESTS_PROTECTED_SYSCTLS_H
