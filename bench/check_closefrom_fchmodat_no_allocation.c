@@ -65,7 +65,11 @@ static bool no_allocation(const char *world)
 
 	for (const struct chmod_call *c = chmod_calls; c->what; c++) {
 		before = heap_calls;
-		fchmodat(dirfd_under_test, c->path, 0600, c->flags);
+		/* Its answer is the fchmodat tests' to judge: only the heap
+		 * calls count here. */
+		int answer = fchmodat(dirfd_under_test, c->path, 0600, c->flags);
+
+		(void)answer;
 		ok &= counted(c->what, world, heap_calls - before);
 	}
 	before = heap_calls;

@@ -524,8 +524,8 @@ static void make_mounts(struct tree *t, uint64_t *s)
 		    mount("none", "/r/mnt", "tmpfs", nosymfollow, "size=1m") < 0)
 			die("mount /r/mnt");
 		write_file("/r/mnt/f");
-		mkdir("/r/mnt/a", 0755);
-		symlink("..", "/r/mnt/l1");
+		if (mkdir("/r/mnt/a", 0755) < 0 || symlink("..", "/r/mnt/l1") < 0)
+			die("fill /r/mnt");
 		add_known("/r/mnt/f", 'f');
 		add_known("/r/mnt/a", 'd');
 		add_known("/r/mnt/l1", 'l');

@@ -82,22 +82,31 @@ static void swapped_case(const char *name, void (*swap)(void),
 	unlinkat(dir, "other", 0);
 }
 
+/* A swap that could not be made proves nothing: the run stops. */
+static void swapped(int rc, const char *what)
+{
+	if (rc != 0) {
+		perror(what);
+		exit(2);
+	}
+}
+
 static void swap_in_another_file(void)
 {
 	make_file("other");
-	renameat(dir, "other", dir, "target");
+	swapped(renameat(dir, "other", dir, "target"), "rename");
 }
 
 static void swap_in_a_symlink(void)
 {
 	make_file("other");
-	symlinkat("other", dir, "target");
+	swapped(symlinkat("other", dir, "target"), "symlink");
 }
 
 static void swap_in_a_fifo(void)
 {
-	mkfifoat(dir, "target", 0644);
-	fchmodat(dir, "target", 0644, 0);
+	swapped(mkfifoat(dir, "target", 0644), "mkfifo");
+	swapped(fchmodat(dir, "target", 0644, 0), "chmod");
 }
 
 static void unchanged_name_changes_mode(void)

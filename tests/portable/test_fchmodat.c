@@ -216,10 +216,16 @@ static int make_fixture(void)
 	return 0;
 }
 
-static void reset_modes(void)
+/* Every watched file back to its first mode: 0, or -1 (said why). */
+static int reset_modes(void)
 {
 	for (size_t i = 0; i < WATCHED; i++)
-		fchmodat(fixture, watched[i].path, watched[i].mode, 0);
+		if (fchmodat(fixture, watched[i].path, watched[i].mode, 0) != 0) {
+			printf("reset %s: %s\n", watched[i].path,
+			       strerror(errno));
+			return -1;
+		}
+	return 0;
 }
 
 static void read_modes(mode_t modes[WATCHED])
@@ -360,7 +366,8 @@ static int run_row(const struct row *r, const struct world *w, chmod_fn call)
 		p = path;
 	}
 	memset(shared, 0, sizeof(*shared));
-	reset_modes();
+	if (reset_modes() != 0)
+		return -1;
 	owner = w->proc == PROC_BORROWED ? start_owner() : -1;
 	pid = fork();
 	if (pid == 0) {
