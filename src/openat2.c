@@ -18,6 +18,7 @@
 #include "call_refused.h"
 #include "execveat.h"
 #include "exports.h"
+#include "largefile.h"
 #include "null_check.h"
 #include "open_how_check.h"
 #include "resolve.h"
@@ -73,7 +74,15 @@ static int open_without_openat2(int dirfd, const char *path,
 		errno = err;
 		return -1;
 	}
-	return libexecveat_resolve_open(dirfd, path, how);
+	/* The flags the kernel's system call adds after its checks: a 32-bit
+	 * process on a 64-bit kernel gets O_LARGEFILE (largefile.c). */
+	struct open_how as_kernel = {
+		.flags = how->flags | libexecveat_openat2_added_flags(how->flags),
+		.mode = how->mode,
+		.resolve = how->resolve,
+	};
+
+	return libexecveat_resolve_open(dirfd, path, &as_kernel);
 }
 
 __typeof__(openat2) libexecveat_openat2;

@@ -382,4 +382,17 @@ static inline int sys_select_now(int n, unsigned long *readfds)
 #endif
 }
 
+/* personality(0xffffffff): the process's personality, unchanged. */
+static inline long sys_personality_query(void)
+{
+	return syscall(SYS_personality, (long)0xffffffffu);
+}
+
+/* uname(2) into buf, the kernel's struct new_utsname (six fields of 65
+ * bytes). SYS_uname is newuname on the ABIs that also have olduname. */
+static inline int sys_newuname(char buf[6 * 65])
+{
+	return (int)syscall(SYS_uname, SYS_ARG_PTR(buf));
+}
+
 #endif /* EXECVEAT_SYS_H */
