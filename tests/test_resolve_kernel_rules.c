@@ -36,6 +36,7 @@
 #include <cmocka.h>
 
 #include "openat2_again.h"
+#include "proc_mounts.h"
 #include "protected_sysctls.h"
 #include "scratch_dir.h"
 #include "resolve.h"
@@ -315,9 +316,25 @@ static void protected_regular_and_fifos_are_the_kernels_own(void **state)
 
 static pid_t others_process; /* a process of OTHER's, asleep */
 
+/*
+ * A procfs of this child's own, in a private mount namespace: the
+ * machine's may be mounted hidepid=invisible (systemd's
+ * ProtectProc=invisible, hardened servers), where another user's process
+ * is missing for the kernel and the fallback alike (ENOENT), and a new
+ * mount of procfs (Linux 5.8: an instance of its own) has its own,
+ * default, options. Where none can be mounted, the machine's.
+ */
+static int own_proc(void)
+{
+	if (private_mount_namespace() == 0)
+		mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+		      NULL);
+	return open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
 static int as_nobody_in_proc(void)
 {
-	int proc = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	int proc = own_proc();
 	char root[32];
 	struct answer k, f;
 
