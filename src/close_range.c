@@ -3,11 +3,13 @@
  * only where it is refused, the proven /proc listing (fd_listing.c), and
  * where there is none, the scan (fd_scan.c).
  *
- * The kernel's close_range answers EINVAL for bad arguments and ENOMEM or
- * EMFILE where it cannot unshare the table, never ENOSYS or EPERM: those
- * come only from a kernel before 5.9, qemu-user before 7.0, or a policy
- * (call_refused.h). Unlike fchmodat2's and openat2's, its EPERM needs no
- * probe to be told apart.
+ * A refusal is any answer Linux's close_range cannot give for the
+ * arguments asked (kernel_could_answer): ENOSYS or EPERM from a kernel
+ * before 5.9, qemu-user before 7.0 or a policy (call_refused.h), and
+ * also gVisor's EINVAL for (3, ~0U, 0), arguments Linux accepts, with
+ * which gVisor leaves every fd open. Then the call was not carried out,
+ * and the fallback does it. Unlike fchmodat2's and openat2's, no answer
+ * here needs a probe to be told apart.
  *
  * glibc's closefrom aborts the process where its fallback cannot list
  * /proc/self/fd. Nothing here aborts, allocates, locks or uses stdio:
@@ -47,6 +49,24 @@ static int close_range_without_syscall(unsigned int first, unsigned int last,
 	return 0;
 }
 
+/*
+ * Whether err is an answer Linux's close_range (fs/file.c, 5.11 and
+ * later) can give for these arguments: EINVAL for a flag it does not know
+ * or first > last, ENOMEM or EMFILE only where CLOSE_RANGE_UNSHARE makes
+ * it copy the table. Nothing else, ever: no EBADF for numbers that are
+ * not open. (Linux 5.9 and 5.10 answer EINVAL for CLOSE_RANGE_CLOEXEC,
+ * which they do not know: the fallback does it there.)
+ */
+static bool kernel_could_answer(int err, unsigned int first,
+				unsigned int last, unsigned int flags)
+{
+	if (err == EINVAL)
+		return (flags & ~CLOSE_RANGE_KNOWN_FLAGS) != 0 || first > last;
+	if (err == ENOMEM || err == EMFILE)
+		return (flags & CLOSE_RANGE_UNSHARE) != 0;
+	return false;
+}
+
 static int close_range_policy(unsigned int first, unsigned int last,
 			      unsigned int flags)
 {
@@ -54,7 +74,7 @@ static int close_range_policy(unsigned int first, unsigned int last,
 
 	if (sys_close_range(first, last, flags) == 0)
 		return 0;
-	if (!errno_may_be_refusal(errno))
+	if (kernel_could_answer(errno, first, last, flags))
 		return -1;
 	rc = close_range_without_syscall(first, last, flags, errno);
 	/* The closes' EBADFs are nobody's business: errno as it was. */

@@ -4,8 +4,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "execveat_refusal.h"
@@ -136,4 +138,14 @@ int block_fchmodat2(int err)
 	if (fchmodat2_refusal() == err)
 		return 0;
 	return load_syscall_filter((uint32_t)FCHMODAT2_NR, err);
+}
+
+int kernel_version(void)
+{
+	struct utsname u;
+	int major = 0, minor = 0;
+
+	if (uname(&u) == 0)
+		sscanf(u.release, "%d.%d", &major, &minor);
+	return major * 100 + minor;
 }

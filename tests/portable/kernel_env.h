@@ -36,4 +36,8 @@ int fchmodat2_refusal(void);
 int block_close_range(int err);
 int block_fchmodat2(int err);
 
+/* The running kernel's version as major * 100 + minor (uname), for
+ * answers that changed between kernels. */
+int kernel_version(void);
+
 #endif /* TESTS_PORTABLE_KERNEL_ENV_H */

@@ -38,7 +38,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -298,17 +297,6 @@ static const struct kernel_answer other_kernels[] = {
 	/* Linux 7.2's OPENAT2_REGULAR: a regular file opens. */
 	{ "flag_bit_32_is_einval", 702, 100000, OPENED },
 };
-
-/* The running kernel's major * 100 + minor. */
-static int kernel_version(void)
-{
-	struct utsname u;
-	int major = 0, minor = 0;
-
-	if (uname(&u) == 0)
-		sscanf(u.release, "%d.%d", &major, &minor);
-	return major * 100 + minor;
-}
 
 static bool other_kernel_answer(const struct row *r, int answer)
 {
