@@ -132,6 +132,14 @@ static inline int sys_fcntl_setfd(int fd, int flags)
 	return (int)syscall(SYS_FCNTL, (long)fd, (long)F_SETFD, (long)flags);
 }
 
+/* fcntl(fd, F_DUPFD_CLOEXEC, min): a copy at the lowest free number from
+ * min up, or -1. */
+static inline int sys_fcntl_dupfd_cloexec(int fd, int min)
+{
+	return (int)syscall(SYS_FCNTL, (long)fd, (long)F_DUPFD_CLOEXEC,
+			    (long)min);
+}
+
 /*
  * pread(fd, buf, size, 0). preadv, because it takes its offset as two
  * longs (low, high) on every ABI, where pread64's 64-bit offset is split

@@ -40,11 +40,13 @@ enum step step_dotdot(struct walk *w)
  * is no directory to prove, and making it needs search permission there
  * anyway). An fd, or -errno.
  */
-static int open_judged_parent(struct walk *w, const struct level *up)
+static int open_judged_parent(struct walk *w, struct level *up)
 {
+	int *const up_fd[] = { &up->fd };
 	struct dir_id id;
 	int fd, err;
 
+	make_room(w, up_fd, 1);
 	if ((w->req.flags & O_TMPFILE) == O_TMPFILE)
 		return open_walk_fd(w, up->fd, ".", w->req.flags, w->req.mode);
 	fd = open_walk_fd(w, w->levels.bottom.fd, "..", w->req.flags,
@@ -72,10 +74,11 @@ static enum step open_parent_of_bottom(struct walk *w)
 	struct level up = { 0 };
 	int fd;
 
-	if (!(w->req.resolve & (RESOLVE_NO_XDEV | RESOLVE_CACHED)))
+	if (!(w->req.resolve & (RESOLVE_NO_XDEV | RESOLVE_CACHED))) {
+		make_room(w, NULL, 0);
 		fd = open_walk_fd(w, bottom->fd, "..", w->req.flags,
 				  w->req.mode);
-	else if ((up.fd = open_walk_fd(w, bottom->fd, "..",
+	} else if ((up.fd = open_walk_fd(w, bottom->fd, "..",
 				       O_PATH | O_DIRECTORY | O_CLOEXEC, 0)) < 0)
 		fd = up.fd;
 	else {

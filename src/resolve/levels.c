@@ -15,10 +15,19 @@
  *
  * Closing. The fds a ".." lets go wait in `spare` and everything is
  * closed at the end with close_range over runs of consecutive numbers
- * (one close each where close_range is refused). The answer then moves
- * to the lowest number the walk had taken, if that is lower: the number
- * the kernel's openat2 would have given (POSIX's lowest free descriptor;
- * programs rely on it, as in close(1) followed by an open for stdout).
+ * (one close each where close_range is refused).
+ *
+ * The answer's number. The kernel's openat2 gives the lowest free number
+ * (POSIX's; programs rely on it, as in close(1) followed by an open for
+ * stdout), and the answer may not be moved there after it is opened:
+ * closing any fd of a file that is not O_PATH drops every POSIX record
+ * lock the process holds on it (locks_remove_posix), and the process may
+ * hold some on the very file. So room is made before it is opened
+ * (make_room): the walk's fds are all O_PATH, each taken at the lowest
+ * free number of its moment, so the number the kernel would give is the
+ * lowest free one now or the walk's lowest fd; that one is moved above
+ * itself (or closed, if let go), and the open then takes the right
+ * number.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -287,32 +296,61 @@ static int walk_fds(struct levels *l, int fds[WALK_FDS_MAX])
 	return n;
 }
 
-/*
- * The answer to the lowest number among fds, if lower than its own
- * (dup3, which sets the caller's close-on-exec too); the number it leaves
- * takes that one's place among the fds to close.
- */
-static int move_to_lowest(struct walk *w, int answer, int *fds, int n)
+/* Where the walk keeps the fd it holds with the lowest number: a held
+ * level's, the owned bottom's, a spare's, or one of the n fds of the
+ * step's own in extra; NULL where it holds none. */
+static int *lowest_walk_fd(struct levels *l, int *const extra[], int n)
 {
-	int lowest = -1;
+	int *lowest = NULL;
 
 	for (int i = 0; i < n; i++)
-		if (fds[i] < answer && (lowest < 0 || fds[i] < fds[lowest]))
-			lowest = i;
-	if (lowest < 0 ||
-	    sys_dup3(answer, fds[lowest], w->req.flags & O_CLOEXEC) < 0)
-		return answer;
-	int moved = fds[lowest];
+		if (*extra[i] >= 0 && (lowest == NULL || *extra[i] < *lowest))
+			lowest = extra[i];
+	for (int depth = l->depth - l->held + 1; depth <= l->depth; depth++) {
+		int *fd = &level_at(l, depth)->fd;
 
-	fds[lowest] = answer;
-	w->answer_cloexec_added = false;
-	return moved;
+		if (depth > 0 && (lowest == NULL || *fd < *lowest))
+			lowest = fd;
+	}
+	if (l->bottom_owned && (lowest == NULL || l->bottom.fd < *lowest))
+		lowest = &l->bottom.fd;
+	for (int i = 0; i < l->spares; i++)
+		if (lowest == NULL || l->spare[i] < *lowest)
+			lowest = &l->spare[i];
+	return lowest;
 }
 
 /*
- * The end of the walk (the kernel's terminate_walk): the answer at the
- * lowest number free, every fd of the walk's closed. The fd, or -1 with
- * errno set.
+ * Before an answer is opened (levels.c's first comment says why): the
+ * walk's lowest fd, the n O_PATH fds of the step's own in extra among
+ * them, moved above itself (a spare is closed), so that the open takes
+ * the number the kernel's openat2 would give. Where no number is free to
+ * move it to, the answer is opened all the same, at the lowest free then.
+ */
+void make_room(struct walk *w, int *const extra[], int n)
+{
+	struct levels *l = &w->levels;
+	int *lowest = lowest_walk_fd(l, extra, n);
+	int moved;
+
+	if (lowest == NULL)
+		return;
+	if (lowest >= l->spare && lowest < l->spare + l->spares) {
+		close_quietly(*lowest);
+		*lowest = l->spare[--l->spares];
+		return;
+	}
+	moved = sys_fcntl_dupfd_cloexec(*lowest, *lowest + 1);
+	if (moved < 0)
+		return;
+	close_quietly(*lowest);
+	*lowest = moved;
+}
+
+/*
+ * The end of the walk (the kernel's terminate_walk): every fd of the
+ * walk's closed; the answer is where make_room let it be opened. The fd,
+ * or -1 with errno set.
  */
 int finish_walk(struct walk *w, enum step outcome)
 {
@@ -321,7 +359,9 @@ int finish_walk(struct walk *w, enum step outcome)
 	int answer = -1;
 
 	if (outcome == STEP_OPENED) {
-		answer = move_to_lowest(w, w->answer, fds, n);
+		answer = w->answer;
+		/* An O_PATH fd, opened close-on-exec for the walk's sake:
+		 * clearing the flag drops nothing. */
 		if (w->answer_cloexec_added && !(w->req.flags & O_CLOEXEC) &&
 		    sys_fcntl_setfd(answer, 0) < 0) {
 			w->error = errno;

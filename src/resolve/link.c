@@ -119,10 +119,12 @@ static int reopen(struct walk *w, struct level *target)
 	char name[FD_NAME_SIZE];
 	struct dir_id id;
 	int dir = libexecveat_proc_fd_dir_open(&verdict);
+	int *const step_fds[] = { &target->fd, &dir };
 	int fd, err;
 
 	if (dir < 0)
 		return -EXDEV; /* nothing proves what the name would open */
+	make_room(w, step_fds, 2);
 	libexecveat_fd_name(name, target->fd);
 	AT_MOMENT(BEFORE_MAGIC_REOPEN, dir, name);
 	/* Close-on-exec until it is proven the answer. */
@@ -161,6 +163,8 @@ static enum step open_magic_target(struct walk *w, struct level *dir)
 	struct level target = { 0 };
 	int err;
 
+	if (path_only) /* the judged fd is the answer */
+		make_room(w, NULL, 0);
 	target.fd = open_walk_fd(w, dir->fd, w->comp.name,
 				 path_only ? w->req.flags | O_CLOEXEC :
 					     O_PATH | O_CLOEXEC,
@@ -206,6 +210,7 @@ static enum step follow_magic_link(struct walk *w, struct level *dir)
 			return failed(w, EAGAIN);
 		/* Nothing to judge: the kernel's own walk, as it is. */
 		AT_MOMENT(BEFORE_LAST_OPEN, dir->fd, w->comp.name);
+		make_room(w, NULL, 0);
 		w->answer = open_walk_fd(w, dir->fd, w->comp.name,
 					 w->req.flags, w->req.mode);
 		return w->answer >= 0 ? STEP_OPENED : failed(w, -w->answer);

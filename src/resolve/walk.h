@@ -28,6 +28,7 @@
 #define identify_level libexecveat_resolve_identify_level
 #define jump_to_root libexecveat_resolve_jump_to_root
 #define let_go_to_bottom libexecveat_resolve_let_go_to_bottom
+#define make_room libexecveat_resolve_make_room
 #define move_bottom libexecveat_resolve_move_bottom
 #define next_component libexecveat_resolve_next_component
 #define open_here libexecveat_resolve_open_here
@@ -193,6 +194,7 @@ void let_go_to_bottom(struct walk *w);
 enum step move_bottom(struct walk *w, struct level *from, int dirfd,
 		      const char *name);
 int check_search(struct walk *w);
+void make_room(struct walk *w, int *const extra[], int n);
 int finish_walk(struct walk *w, enum step outcome);
 
 /* identity.c: what a file is, and which mount it is on. */
