@@ -766,10 +766,87 @@ static void restore(const struct listing *before)
 	}
 }
 
+/* ---- the process's record locks, which no call may drop ---- */
+
+/*
+ * A POSIX record lock (F_SETLK) on every regular file of the tree, held
+ * by this process through one fd of the file, and a second fd of it from
+ * which F_OFD_GETLK sees the lock (an OFD lock conflicts with the
+ * process's POSIX locks). Closing any fd of a file, but an O_PATH one,
+ * drops every POSIX lock of the process on it (locks_remove_posix): a
+ * fallback that opened the answer and closed it again, or moved it with
+ * dup3, would drop the lock of a program that holds one on the file it
+ * opens, as SQLite does. Both fds stay open until the tree is left.
+ */
+struct held_lock {
+	char path[96];
+	int holder, checker;
+};
+
+static struct held_lock held_locks[64];
+static unsigned int nheld_locks;
+
+static void hold_locks(const struct listing *l)
+{
+	struct flock whole = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+
+	nheld_locks = 0;
+	for (unsigned int i = 0; i < l->n &&
+			    nheld_locks < sizeof held_locks / sizeof *held_locks;
+	     i++) {
+		struct held_lock *h = &held_locks[nheld_locks];
+
+		if (l->e[i].type != S_IFREG)
+			continue;
+		snprintf(h->path, sizeof h->path, "%s", l->e[i].path);
+		h->holder = open(h->path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+		h->checker = open(h->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (h->holder < 0 || h->checker < 0 ||
+		    fcntl(h->holder, F_SETLK, &whole) < 0)
+			die("hold a record lock on the tree's files");
+		nheld_locks++;
+	}
+}
+
+/* The first file whose lock is gone; NULL where all hold. */
+static const char *lock_dropped(void)
+{
+	for (unsigned int i = 0; i < nheld_locks; i++) {
+		struct flock probe = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+
+		if (fcntl(held_locks[i].checker, F_OFD_GETLK, &probe) < 0)
+			die("F_OFD_GETLK");
+		if (probe.l_type != F_WRLCK || probe.l_pid != getpid())
+			return held_locks[i].path;
+	}
+	return NULL;
+}
+
+/* Every lock taken again: the test's own close of an answer drops the
+ * lock on its file, as any close would. */
+static void take_locks_again(void)
+{
+	struct flock whole = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+
+	for (unsigned int i = 0; i < nheld_locks; i++)
+		if (fcntl(held_locks[i].holder, F_SETLK, &whole) < 0)
+			die("take a record lock again");
+}
+
+static void release_locks(void)
+{
+	for (unsigned int i = 0; i < nheld_locks; i++) {
+		close(held_locks[i].holder);
+		close(held_locks[i].checker);
+	}
+	nheld_locks = 0;
+}
+
 /* ---- one case ---- */
 
 struct outcome {
 	int err; /* 0: an fd */
+	int number; /* the fd's: the lowest free one, on both sides */
 	dev_t dev;
 	ino_t ino;
 	mode_t type;
@@ -786,6 +863,7 @@ static struct outcome outcome_of(int fd, int err, const struct listing *before,
 
 	if (fd < 0)
 		return o;
+	o.number = fd;
 	if (fstat(fd, &st) < 0)
 		die("fstat");
 	o.dev = st.st_dev;
@@ -804,9 +882,11 @@ static void describe(char *buf, size_t size, struct outcome o)
 	if (o.err)
 		snprintf(buf, size, "%s", strerrorname_np(o.err));
 	else
-		snprintf(buf, size, "fd(dev %#jx ino %ju type %#o flags %#x%s)",
-			 (uintmax_t)o.dev, (uintmax_t)o.ino, (unsigned)o.type,
-			 (unsigned)o.flags, o.created ? " created" : "");
+		snprintf(buf, size,
+			 "fd %d (dev %#jx ino %ju type %#o flags %#x%s)",
+			 o.number, (uintmax_t)o.dev, (uintmax_t)o.ino,
+			 (unsigned)o.type, (unsigned)o.flags,
+			 o.created ? " created" : "");
 }
 
 enum verdict { SAME, DOCUMENTED_FLAGS, DIFFERENT };
@@ -840,7 +920,7 @@ static enum verdict compare(struct outcome k, struct outcome f)
 			    k.dev == f.dev && k.type == f.type :
 			    k.dev == f.dev && k.ino == f.ino;
 
-	if (!same)
+	if (!same || k.number != f.number)
 		return DIFFERENT;
 	if (k.flags == f.flags)
 		return SAME;
@@ -1096,19 +1176,22 @@ static struct outcome answer_of(int (*side)(int, const char *,
 				struct dirfd_choice d, const char *path,
 				const struct open_how *how,
 				const struct runner *who, bool changes,
-				struct listing *after)
+				struct listing *after, const char **unlocked)
 {
 	become(who);
 	int fd = side(d.fd, path, how);
 	int err = errno;
 
 	become(&runners[0]);
+	/* Before this test's own close of the answer, which drops it. */
+	*unlocked = lock_dropped();
 	struct outcome o = outcome_of(fd, err, &pristine, changes);
 
 	if (changes) {
 		list_tree(after);
 		restore(&pristine);
 	}
+	take_locks_again();
 	return o;
 }
 
@@ -1148,6 +1231,7 @@ static bool run_case(uint64_t seed, uint64_t index, const struct tree *tree,
 	const struct runner *who = &runners[pick(&s, RUNNERS)];
 	struct openat2_again again;
 	struct outcome k, f;
+	const char *kernel_unlocked, *unlocked;
 
 	/* Where either side meets an EAGAIN (a rename anywhere raced a
 	 * scoped ".."), both are asked again: the answers compared are
@@ -1155,15 +1239,22 @@ static bool run_case(uint64_t seed, uint64_t index, const struct tree *tree,
 	openat2_again_start(&again);
 	do {
 		k = answer_of(openat2_kernel, d, path, &how, who, changes,
-			      &after_kernel);
+			      &after_kernel, &kernel_unlocked);
 		f = answer_of(openat2_side, d, path, &how, who, changes,
-			      &after_fallback);
+			      &after_fallback, &unlocked);
 	} while (openat2_ask_again(&again, how.resolve,
 				   openat2_either_eagain(k.err, f.err)));
 	enum verdict v = compare(k, f);
 
 	if (v == SAME && changes && !same_listing(&after_kernel, &after_fallback))
 		v = DIFFERENT;
+	if (unlocked != NULL || kernel_unlocked != NULL) {
+		printf("LOCK DROPPED: the process's record lock on %s is gone"
+		       " after the %s's call\n",
+		       unlocked != NULL ? unlocked : kernel_unlocked,
+		       unlocked != NULL ? "fallback" : "kernel");
+		v = DIFFERENT;
+	}
 	/* The watchdog cut an open short: a case that waits (a FIFO without
 	 * its other end) on one side at least. */
 	if (k.err == EINTR || f.err == EINTR)
@@ -1291,6 +1382,7 @@ static int run(void)
 		list_tree(&pristine);
 		if (print_trees)
 			print_listing(&pristine, t);
+		hold_locks(&pristine);
 		fds_before = count_fds();
 		for (uint64_t i = lo; i < hi; i++) {
 			bool same;
@@ -1307,6 +1399,7 @@ static int run(void)
 			       count_fds(), t, fds_before);
 			tot.different++;
 		}
+		release_locks();
 		close_dirfds();
 		release_fifos(&tree);
 	}
