@@ -14,14 +14,22 @@
  * 3. without one, a regular file or a directory is opened again, never
  *    through a last symlink, and changed by fchmod only if it is still
  *    the same file (st_dev, st_ino): a directory through its own O_PATH
- *    fd (".", which no rename can change), a regular file through its
- *    parent directory, by its name;
+ *    fd (".", which no rename can change; where "." may not be searched,
+ *    by its name in its parent), a regular file by its name in its
+ *    parent directory. The parent is opened once, first, and the name is
+ *    looked up in that fd both times: a parent swapped for a symlink
+ *    meanwhile changes nothing, so nothing the caller did not name is
+ *    opened. What is left: the name itself swapped, in that directory,
+ *    for a FIFO or a device between the look and the reopen; O_NONBLOCK
+ *    keeps that open from waiting, and the file is then not changed
+ *    (EAGAIN) (fchmodat(3), BUGS);
  * 4. anything else (a device, a FIFO, a socket: opening them has effects)
  *    gets EOPNOTSUPP, as glibc answers without /proc.
  *
  * Step 3 opens the file for reading, so it needs read permission, which a
  * chmod does not: where the open is refused (EACCES), EOPNOTSUPP.
  */
+#define _GNU_SOURCE /* O_LARGEFILE */
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -89,7 +97,12 @@ static int reopen_failed(void)
 	return -1;
 }
 
-#define REOPEN_FLAGS (O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+/* O_LARGEFILE: a chmod has nothing to do with a file's size, and a
+ * 32-bit process's open without it refuses a file over 2 GiB
+ * (EOVERFLOW); it is 0 where off_t is 64-bit by itself. */
+#define REOPEN_FLAGS                                                     \
+	(O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |      \
+	 O_LARGEFILE)
 
 int libexecveat_chmod_by_reopening(int parent, const char *name,
 				   const struct stat *st, mode_t mode)
@@ -99,51 +112,26 @@ int libexecveat_chmod_by_reopening(int parent, const char *name,
 	return fd < 0 ? reopen_failed() : chmod_opened(fd, st, mode);
 }
 
-/* A directory, through its own O_PATH fd: "." is the directory itself. */
-static int chmod_directory(int fd, const struct stat *st, mode_t mode)
+/* A directory, through its own O_PATH fd: "." is the directory itself.
+ * Looking "." up needs search permission on it, which its owner may have
+ * taken away (mode 0644): then by its name in its parent (parent -1 and
+ * name NULL where it has none here). */
+static int chmod_directory(int fd, int parent, const char *name,
+			   const struct stat *st, mode_t mode)
 {
 	int opened = sys_openat(fd, ".", REOPEN_FLAGS | O_DIRECTORY, 0);
 
+	if (opened < 0 && errno == EACCES && name != NULL)
+		opened = sys_openat(parent, name, REOPEN_FLAGS | O_DIRECTORY, 0);
 	return opened < 0 ? reopen_failed() : chmod_opened(opened, st, mode);
 }
 
 /*
- * A regular file, through its parent: path's last component (no trailing
- * slash: a regular file with one is ENOTDIR before this) in the
- * directory that the part before it names, looked up as the kernel does.
+ * Steps 1 to 4 for the file open (O_PATH) at fd, which is name in the
+ * directory open at parent, or (name NULL) has no name here to be
+ * opened again by.
  */
-static int chmod_regular(int dirfd, const char *path, const struct stat *st,
-			 mode_t mode)
-{
-	char parent[4096];
-	size_t slash = (size_t)-1, n;
-	int parent_fd, rc;
-
-	for (n = 0; path[n] != '\0'; n++)
-		if (path[n] == '/')
-			slash = n;
-	if (slash == (size_t)-1)
-		return libexecveat_chmod_by_reopening(dirfd, path, st, mode);
-	if (slash >= sizeof(parent)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	/* "/name": the parent is the root, "/". */
-	for (n = 0; n < (slash == 0 ? 1 : slash); n++)
-		parent[n] = path[n];
-	parent[n] = '\0';
-	parent_fd = sys_openat(dirfd, parent,
-			       O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
-	if (parent_fd < 0)
-		return -1;
-	rc = libexecveat_chmod_by_reopening(parent_fd, path + slash + 1, st,
-					    mode);
-	sys_close(parent_fd);
-	return rc;
-}
-
-/* Steps 1 to 4 for the file open (O_PATH) at fd, found by path. */
-static int chmod_file(int fd, int dirfd, const char *path, mode_t mode)
+static int chmod_file(int fd, int parent, const char *name, mode_t mode)
 {
 	struct stat st;
 	int rc;
@@ -158,9 +146,9 @@ static int chmod_file(int fd, int dirfd, const char *path, mode_t mode)
 	if (rc != 1)
 		return rc;
 	if (S_ISDIR(st.st_mode))
-		return chmod_directory(fd, &st, mode);
-	if (S_ISREG(st.st_mode) && path[0] != '\0')
-		return chmod_regular(dirfd, path, &st, mode);
+		return chmod_directory(fd, parent, name, &st, mode);
+	if (S_ISREG(st.st_mode) && name != NULL)
+		return libexecveat_chmod_by_reopening(parent, name, &st, mode);
 	errno = EOPNOTSUPP;
 	return -1;
 }
@@ -182,19 +170,118 @@ static int chmod_fd_itself(int fd, mode_t mode)
 		if (rc == 0 || errno != EBADF)
 			return rc;
 	}
-	return chmod_file(fd, fd, "", mode);
+	return chmod_file(fd, -1, NULL, mode);
+}
+
+/*
+ * Where path's last component starts: after its last slash, or 0; -1
+ * where it ends in a slash, ".", or "..", which name a directory the
+ * walk reaches through itself (no name to open it again by).
+ */
+static long last_name_at(const char *path)
+{
+	size_t n, start = 0;
+
+	for (n = 0; path[n] != '\0'; n++)
+		if (path[n] == '/')
+			start = n + 1;
+	if (path[start] == '\0' ||
+	    (path[start] == '.' && (path[start + 1] == '\0' ||
+				    (path[start + 1] == '.' &&
+				     path[start + 2] == '\0'))))
+		return -1;
+	return (long)start;
+}
+
+/*
+ * The parent of path's last name, opened O_PATH as the kernel's lookup
+ * reaches it (following symlinks on the way): dirfd itself where path has
+ * no slash (whatever it is: the lookup in it answers for it). An fd, or
+ * -1 with errno.
+ */
+static int open_parent(int dirfd, const char *path, size_t name_at)
+{
+	char parent[4096];
+	size_t n;
+
+	if (name_at == 0)
+		return dirfd;
+	if (name_at > sizeof(parent)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	/* "/name": the parent is "/"; "a//name": "a/". */
+	for (n = 0; n < name_at - 1; n++)
+		parent[n] = path[n];
+	if (n == 0)
+		parent[n++] = '/';
+	parent[n] = '\0';
+	return sys_openat(dirfd, parent, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+}
+
+/*
+ * The kernel copies the path in before it does anything else with it,
+ * and answers EFAULT where it cannot read it: the library reads none of
+ * it before the kernel has. fstatat with dirfd -1 copies a relative path
+ * in and then fails on the dirfd (EBADF) without a lookup; an absolute
+ * one is looked up, which changes nothing.
+ */
+static bool kernel_cannot_read(const char *path)
+{
+	struct stat st;
+	int saved_errno = errno;
+	bool unreadable = sys_fstatat(-1, path, &st, AT_SYMLINK_NOFOLLOW) < 0 &&
+			  errno == EFAULT;
+
+	errno = saved_errno;
+	return unreadable;
+}
+
+/* AT_SYMLINK_NOFOLLOW, a path with a name: the parent opened once, the
+ * name looked up in it without following a symlink, and every step after
+ * relative to those fds. */
+static int chmod_named(int dirfd, const char *path, mode_t mode)
+{
+	long name_at = last_name_at(path);
+	int parent, fd, rc = -1, err;
+
+	if (name_at < 0) {
+		fd = sys_openat(dirfd, path, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
+		if (fd < 0)
+			return -1;
+		rc = chmod_file(fd, -1, NULL, mode);
+		err = errno;
+		sys_close(fd);
+		errno = err;
+		return rc;
+	}
+	parent = open_parent(dirfd, path, (size_t)name_at);
+	if (name_at > 0 && parent < 0)
+		return -1;
+	fd = sys_openat(parent, path + name_at, O_PATH | O_NOFOLLOW | O_CLOEXEC,
+			0);
+	if (fd >= 0) {
+		rc = chmod_file(fd, parent, path + name_at, mode);
+		err = errno;
+		sys_close(fd);
+		errno = err;
+	}
+	if (parent != dirfd) {
+		err = errno;
+		sys_close(parent);
+		errno = err;
+	}
+	return rc;
 }
 
 int libexecveat_chmod_without_fchmodat2(int dirfd, const char *path,
 					mode_t mode, int flags)
 {
-	int fd, rc, err;
-
 	if ((flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH)) != 0) {
 		errno = EINVAL;
 		return -1;
 	}
-	if (pointer_is_null(path)) {
+	if (pointer_is_null(path) || kernel_cannot_read(path)) {
 		errno = EFAULT;
 		return -1;
 	}
@@ -209,14 +296,5 @@ int libexecveat_chmod_without_fchmodat2(int dirfd, const char *path,
 	}
 	if (path[0] == '\0' && dirfd != AT_FDCWD)
 		return chmod_fd_itself(dirfd, mode);
-	fd = sys_openat(dirfd, path[0] != '\0' ? path : ".",
-			O_PATH | O_CLOEXEC |
-			((flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0), 0);
-	if (fd < 0)
-		return -1;
-	rc = chmod_file(fd, dirfd, path, mode);
-	err = errno;
-	sys_close(fd);
-	errno = err;
-	return rc;
+	return chmod_named(dirfd, path[0] != '\0' ? path : ".", mode);
 }

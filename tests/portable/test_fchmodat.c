@@ -65,6 +65,8 @@ static const struct watched {
 	{ "ro/file", 0644, 0 },
 	{ "nobodyfile", 0644, NOBODY },
 	{ "nobody0200", 0200, NOBODY },
+	{ "nobodydir", 0644, NOBODY },
+	{ "large", 0644, 0 },
 	{ "../victim", 0644, 0 },
 };
 #define WATCHED (sizeof(watched) / sizeof(watched[0]))
@@ -141,6 +143,19 @@ static const struct row rows[] = {
 	  false, 0, "nobodyfile", SAME },
 	{ "nobody_own_unreadable_file_changes", "nobody0200", AT_FIXTURE,
 	  NOFOLLOW, true, false, 0, "nobody0200", EOPNOTSUPP },
+	/* Its owner may chmod a directory that it may not search: "."
+	 * cannot be looked up in it, its name in its parent can. */
+	{ "nobody_own_unsearchable_dir_changes", "nobodydir", AT_FIXTURE,
+	  NOFOLLOW, true, false, 0, "nobodydir", SAME },
+	/* 3 GiB, sparse: a 32-bit process's reopen without O_LARGEFILE
+	 * would answer EOVERFLOW. */
+	{ "file_over_2gib_changes", "large", AT_FIXTURE, NOFOLLOW, false,
+	  false, 0, "large", SAME },
+	/* A path the kernel cannot read: EFAULT, never SIGSEGV. */
+	{ "unreadable_path_is_efault", "#", AT_FIXTURE, NOFOLLOW, false, false,
+	  EFAULT, NULL, SAME },
+	{ "lchmod_unreadable_path_is_efault", "#", AT_FIXTURE, 0, false, true,
+	  EFAULT, NULL, SAME },
 	{ NULL, NULL, AT_FIXTURE, 0, false, false, 0, NULL, SAME },
 };
 
@@ -186,6 +201,19 @@ static int make_file(const char *path, mode_t mode, uid_t owner)
 	       fchmodat(fixture, path, mode, 0) == 0 ? 0 : -1;
 }
 
+static int truncate_at(int dir, const char *name, off_t size)
+{
+	int fd = openat(dir, name, O_WRONLY | O_CLOEXEC);
+	int rc = fd < 0 ? -1 : ftruncate(fd, size);
+
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+/* A page the process may not read, for the path "#". */
+static const char *unreadable_page;
+
 static int make_fixture(void)
 {
 	char path[sizeof(top) + 16];
@@ -210,9 +238,14 @@ static int make_fixture(void)
 		    strcmp(watched[i].path, "dir") != 0 &&
 		    strcmp(watched[i].path, "private") != 0 &&
 		    strcmp(watched[i].path, "fifo") != 0 &&
+		    strcmp(watched[i].path, "nobodydir") != 0 &&
 		    make_file(watched[i].path, watched[i].mode,
 			      watched[i].owner) != 0)
 			return -1;
+	if (mkdirat(fixture, "nobodydir", 0644) != 0 ||
+	    fchownat(fixture, "nobodydir", NOBODY, NOBODY, 0) != 0 ||
+	    truncate_at(fixture, "large", (off_t)3 << 30) != 0)
+		return -1;
 	return 0;
 }
 
@@ -364,6 +397,8 @@ static int run_row(const struct row *r, const struct world *w, chmod_fn call)
 	if (p != NULL && p[0] == '@') {
 		snprintf(path, sizeof(path), "%s/%s", root_dir, p + 1);
 		p = path;
+	} else if (p != NULL && p[0] == '#') {
+		p = unreadable_page;
 	}
 	memset(shared, 0, sizeof(*shared));
 	if (reset_modes() != 0)
@@ -554,6 +589,12 @@ int main(int argc, char **argv)
 		printf("SKIP: needs root (files of two owners, mount "
 		       "namespaces)\n");
 		return 77;
+	}
+	unreadable_page = mmap(NULL, 4096, PROT_NONE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (unreadable_page == MAP_FAILED) {
+		perror("mmap");
+		return 1;
 	}
 	shared = mmap(NULL, sizeof(*shared), PROT_READ | PROT_WRITE,
 		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
