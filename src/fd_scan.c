@@ -16,7 +16,9 @@
  * and grow by powers of two, so a process that never held an fd of 512
  * or more is done in a few hundred calls.
  */
+#define _GNU_SOURCE /* O_PATH */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 
 #include "fd_range.h"
@@ -47,17 +49,40 @@ static int is_open(int fd)
 }
 
 /*
+ * A closed number inside the table: the lowest free one, found by opening
+ * "/" O_PATH there and closing it again (an O_PATH fd's close drops no
+ * record lock). The table grows to hold it if it must, and tables never
+ * shrink, so the number stays inside. -1 where nothing can be opened.
+ */
+static int closed_number_inside(void)
+{
+	int fd = sys_openat(AT_FDCWD, "/", O_PATH | O_CLOEXEC, 0);
+
+	if (fd >= 0)
+		sys_close(fd);
+	return fd;
+}
+
+/*
  * Whether select answers a closed number inside the table with EBADF, as
- * the kernel does. A number below 32 is inside every table; a seccomp
- * policy that makes select "succeed" without running (SECCOMP_RET_ERRNO
- * with 0) would otherwise pass for a table's edge everywhere.
+ * the kernel does; a seccomp policy that makes select "succeed" without
+ * running (SECCOMP_RET_ERRNO with 0) would otherwise pass for a table's
+ * edge everywhere. A number below 32 is inside every table; where all of
+ * them are open (a cost cliff: without the control, the scan ran to the
+ * hard limit), the lowest free number.
  */
 static int select_answers_as_kernel(void)
 {
-	for (int fd = 0; fd < 32; fd++)
+	int control = -1;
+
+	for (int fd = 0; fd < 32 && control < 0; fd++)
 		if (!is_open(fd))
-			return select_one(fd) == -1 && errno == EBADF;
-	return 0;
+			control = fd;
+	if (control < 0)
+		control = closed_number_inside();
+	if (control < 0 || control >= SELECT_BITS)
+		return 0;
+	return select_one(control) == -1 && errno == EBADF;
 }
 
 int libexecveat_fd_table_edge(void)
