@@ -429,6 +429,55 @@ static void a_last_dotdot_never_opens_outside(void **state)
 	close(root);
 }
 
+/* The move: another thread's chdir, to the tree's "other". */
+static void chdir_to_other(int dirfd, const char *name)
+{
+	(void)dirfd, (void)name;
+	if (fchdir(top_fd) != 0 || chdir("other") != 0)
+		fail_msg("chdir");
+}
+
+/*
+ * The kernel resolves a relative path in the cwd the call began with; a
+ * chdir in the middle of the walk (before its last open) must not move
+ * the rest of it: "sub/../f" is the first cwd's f, for every resolve
+ * flag, and never the f of the new cwd. The process's cwd is put back.
+ */
+static void a_chdir_in_the_middle_moves_nothing(void **state)
+{
+	static const unsigned int flags[] = { RESOLVE_BENEATH, RESOLVE_IN_ROOT,
+					      RESOLVE_NO_SYMLINKS };
+	int old_cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	struct stat want, got;
+
+	(void)state;
+	assert_true(old_cwd >= 0);
+	assert_int_equal(mkdirat(top_fd, "first", 0755), 0);
+	assert_int_equal(mkdirat(top_fd, "first/sub", 0755), 0);
+	assert_int_equal(mkdirat(top_fd, "other", 0755), 0);
+	assert_int_equal(mkdirat(top_fd, "other/sub", 0755), 0);
+	close(openat(top_fd, "first/f", O_CREAT | O_WRONLY | O_CLOEXEC, 0644));
+	close(openat(top_fd, "other/f", O_CREAT | O_WRONLY | O_CLOEXEC, 0644));
+	assert_int_equal(fstatat(top_fd, "first/f", &want, 0), 0);
+	for (size_t i = 0; i < sizeof flags / sizeof *flags; i++) {
+		int fd;
+
+		assert_int_equal(fchdir(top_fd), 0);
+		assert_int_equal(chdir("first"), 0);
+		arm(BEFORE_LAST_OPEN, "f", chdir_to_other);
+		fd = resolve(AT_FDCWD, "sub/../f", O_RDONLY | O_CLOEXEC, flags[i]);
+		assert_int_equal(moves, 1);
+		assert_true(fd >= 0);
+		assert_int_equal(fstat(fd, &got), 0);
+		if (got.st_ino != want.st_ino || got.st_dev != want.st_dev)
+			fail_msg("resolve %#x: opened the new cwd's f", flags[i]);
+		close(fd);
+	}
+	move = NULL;
+	assert_int_equal(fchdir(old_cwd), 0);
+	close(old_cwd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -447,6 +496,8 @@ int main(void)
 			dotdot_to_a_level_let_go_never_leaves_the_root,
 			empty_tree),
 		cmocka_unit_test_setup(a_last_dotdot_never_opens_outside,
+				       empty_tree),
+		cmocka_unit_test_setup(a_chdir_in_the_middle_moves_nothing,
 				       empty_tree),
 	};
 

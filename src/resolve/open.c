@@ -159,6 +159,19 @@ static enum step start_walk(struct walk *w, int dirfd, const char *path,
 
 	w->root_set = path[0] == '/' || (w->req.resolve & SCOPED);
 	l->bottom = (struct level){ .fd = dirfd };
+	/* The kernel resolves in the cwd the call began with (path_init
+	 * takes a reference to it); the walk's steps are many calls, and
+	 * another thread's chdir between two of them must not move the rest
+	 * of the walk: the cwd is held as an fd from the start. Looking "."
+	 * up needs search permission on it, as the first lookup in it does. */
+	if (dirfd == AT_FDCWD &&
+	    (path[0] != '/' || (w->req.resolve & RESOLVE_IN_ROOT))) {
+		l->bottom.fd = open_walk_fd(w, AT_FDCWD, ".",
+					    O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+		if (l->bottom.fd < 0)
+			return failed(w, -l->bottom.fd);
+		l->bottom_owned = true;
+	}
 	if (path[0] == '/' && !(w->req.resolve & RESOLVE_IN_ROOT)) {
 		if (w->req.resolve & RESOLVE_BENEATH)
 			return failed(w, EXDEV);
