@@ -91,16 +91,10 @@ engine_cleanup() {
 # the root's image, the suite's programs bound in read-only at
 # $programs_inside, LD_PRELOAD set to PRELOAD unless that is empty.
 engine_run() {
-	local root=$1 world=$2 preload=$3 profile=
+	local root=$1 world=$2 preload=$3 profile
 	shift 3
-	case $world in
-	allowed) ;;
-	execveat-eperm) profile=no-execveat.json ;;
-	execveat-enosys) profile=no-execveat-enosys.json ;;
-	openat2-enosys) profile=no-openat2-enosys.json ;;
-	openat2-eperm) profile=no-openat2.json ;;
-	*) echo "Docker makes no world $world" >&2; return 125 ;;
-	esac
+	profile=$(oci_profile "$world") ||
+		{ echo "Docker makes no world $world" >&2; return 125; }
 	docker_here run --rm --network=none --log-driver=none \
 		${profile:+--security-opt seccomp="$engine_dir/seccomp/$profile"} \
 		-v "$(programs_dir "$root"):$programs_inside:ro" \
