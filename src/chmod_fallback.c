@@ -11,23 +11,24 @@
  * 2. through this thread's fd directory, proven procfs and this table
  *    (proc_fd_dir.c), its entry for the fd checked to be the file, and
  *    the chmod made relative to that same directory fd;
- * 3. without one, a regular file or a directory is opened again, never
- *    through a last symlink, and changed by fchmod only if it is still
- *    the same file (st_dev, st_ino): a directory through its own O_PATH
- *    fd (".", which no rename can change; where "." may not be searched,
- *    by its name in its parent), a regular file by its name in its
- *    parent directory. The parent is opened once, first, and the name is
- *    looked up in that fd both times: a parent swapped for a symlink
- *    meanwhile changes nothing, so nothing the caller did not name is
- *    opened. What is left: the name itself swapped, in that directory,
- *    for a FIFO or a device between the look and the reopen; O_NONBLOCK
- *    keeps that open from waiting, and the file is then not changed
- *    (EAGAIN) (fchmodat(3), BUGS);
- * 4. anything else (a device, a FIFO, a socket: opening them has effects)
+ * 3. a directory through its own O_PATH fd: the old fchmodat of ".",
+ *    which is the directory itself and never a symlink, opens nothing;
+ * 4. a regular file, or a directory whose "." its caller may not search,
+ *    opened again by its name in its parent directory, which is held
+ *    open (O_PATH) from before the name is checked, so that every step
+ *    after the first is relative to what the first found; changed by
+ *    fchmod only if it is still the same file (st_dev, st_ino);
+ * 5. anything else (a device, a FIFO, a socket: opening them has effects)
  *    gets EOPNOTSUPP, as glibc answers without /proc.
  *
- * Step 3 opens the file for reading, so it needs read permission, which a
- * chmod does not: where the open is refused (EACCES), EOPNOTSUPP.
+ * Step 4 is the only one that opens a file for reading and closes it
+ * again, and a close of any fd of a file that is not O_PATH drops every
+ * POSIX record lock the process holds on it. A process that holds such a
+ * lock holds an fd of the file, so step 4 first looks through the fd
+ * table and refuses (EBUSY) where the process holds the file open.
+ *
+ * Step 4 needs read permission, which a chmod does not: where the open is
+ * refused (EACCES), EOPNOTSUPP.
  */
 #define _GNU_SOURCE /* O_LARGEFILE */
 #include <errno.h>
@@ -35,6 +36,7 @@
 #include <stddef.h>
 
 #include "chmod_fallback.h"
+#include "fd_range.h"
 #include "null_check.h"
 #include "proc_fd_dir.h"
 #include "sys.h"
@@ -45,6 +47,18 @@
 #ifndef AT_SYMLINK_NOFOLLOW
 #define AT_SYMLINK_NOFOLLOW 0x100
 #endif
+/*
+ * A 32-bit program's openat does not add O_LARGEFILE on a 64-bit kernel,
+ * and without it the open of a file over 2 GiB fails (EOVERFLOW). 0 on
+ * the 64-bit ABIs, whose kernels add it themselves.
+ */
+#ifndef O_LARGEFILE
+#define O_LARGEFILE 0
+#endif
+
+#define LOOKUP_FLAGS (O_PATH | O_NOFOLLOW | O_CLOEXEC | O_LARGEFILE)
+#define REOPEN_FLAGS (O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | \
+		      O_CLOEXEC | O_LARGEFILE)
 
 static bool same_file(const struct stat *a, const struct stat *b)
 {
@@ -69,6 +83,28 @@ static int chmod_through_proc(int fd, const struct stat *st, mode_t mode)
 	return rc;
 }
 
+/*
+ * Whether this process's fd table holds the file other than O_PATH (an
+ * fd whose status flags cannot be read counts as held). Every fd that was
+ * open when the call began and still is gets asked, so a lock taken
+ * through it is seen; one number at a time, up to the table's edge.
+ */
+static bool held_open(const struct stat *st)
+{
+	unsigned int end = libexecveat_fd_scan_end();
+	struct stat other;
+	int flags;
+
+	for (unsigned int fd = 0; fd < end; fd++) {
+		if (sys_fstat((int)fd, &other) != 0 || !same_file(&other, st))
+			continue;
+		flags = sys_fcntl_getfl((int)fd);
+		if (flags == -1 || !(flags & O_PATH))
+			return true;
+	}
+	return false;
+}
+
 /* fchmod of an fd opened for the purpose, then closed; errno kept. */
 static int chmod_opened(int fd, const struct stat *st, mode_t mode)
 {
@@ -87,7 +123,7 @@ static int chmod_opened(int fd, const struct stat *st, mode_t mode)
 	return rc;
 }
 
-/* The open of step 3 refused: what that says about the chmod. */
+/* The open of step 4 refused: what that says about the chmod. */
 static int reopen_failed(void)
 {
 	if (errno == ELOOP)       /* a symlink now: the name has changed */
@@ -97,41 +133,91 @@ static int reopen_failed(void)
 	return -1;
 }
 
-/* O_LARGEFILE: a chmod has nothing to do with a file's size, and a
- * 32-bit process's open without it refuses a file over 2 GiB
- * (EOVERFLOW); it is 0 where off_t is 64-bit by itself. */
-#define REOPEN_FLAGS                                                     \
-	(O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |      \
-	 O_LARGEFILE)
-
 int libexecveat_chmod_by_reopening(int parent, const char *name,
 				   const struct stat *st, mode_t mode)
 {
-	int fd = sys_openat(parent, name, REOPEN_FLAGS, 0);
+	struct stat now;
+	int fd;
 
+	/* What parent holds under name now, without opening it: anything
+	 * but the file first looked up (a FIFO or a device swapped in, a
+	 * symlink) is never opened. */
+	if (sys_fstatat(parent, name, &now, AT_SYMLINK_NOFOLLOW) != 0)
+		return reopen_failed();
+	if (!same_file(&now, st) ||
+	    (now.st_mode & S_IFMT) != (st->st_mode & S_IFMT) ||
+	    !(S_ISREG(now.st_mode) || S_ISDIR(now.st_mode))) {
+		errno = EAGAIN;
+		return -1;
+	}
+	if (held_open(st)) {
+		errno = EBUSY;
+		return -1;
+	}
+	fd = sys_openat(parent, name,
+			REOPEN_FLAGS | (S_ISDIR(st->st_mode) ? O_DIRECTORY : 0),
+			0);
 	return fd < 0 ? reopen_failed() : chmod_opened(fd, st, mode);
 }
 
-/* A directory, through its own O_PATH fd: "." is the directory itself.
- * Looking "." up needs search permission on it, which its owner may have
- * taken away (mode 0644): then by its name in its parent (parent -1 and
- * name NULL where it has none here). */
-static int chmod_directory(int fd, int parent, const char *name,
-			   const struct stat *st, mode_t mode)
+/*
+ * Step 4 from path: its last component in the directory that the part
+ * before it names, that directory held open O_PATH. Trailing slashes
+ * belong to no component. A last "." or ".." names no entry of a parent
+ * to open again.
+ */
+static int chmod_by_name(int dirfd, const char *path, const struct stat *st,
+			 mode_t mode)
 {
-	int opened = sys_openat(fd, ".", REOPEN_FLAGS | O_DIRECTORY, 0);
+	char parent[4096];
+	size_t end = 0, start, n;
+	int parent_fd, rc;
 
-	if (opened < 0 && errno == EACCES && name != NULL)
-		opened = sys_openat(parent, name, REOPEN_FLAGS | O_DIRECTORY, 0);
-	return opened < 0 ? reopen_failed() : chmod_opened(opened, st, mode);
+	while (path[end] != '\0')
+		end++;
+	while (end > 1 && path[end - 1] == '/')
+		end--;
+	start = end;
+	while (start > 0 && path[start - 1] != '/')
+		start--;
+	if (start == end || end - start >= sizeof(parent) ||
+	    (path[start] == '.' &&
+	     (end - start == 1 || (end - start == 2 && path[start + 1] == '.')))) {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	if (start >= sizeof(parent)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	/* "name": dirfd's "."; "/name": the root; "a/name": "a". */
+	if (start == 0) {
+		parent[0] = '.';
+		n = 1;
+	} else {
+		n = start == 1 ? 1 : start - 1;
+		for (size_t i = 0; i < n; i++)
+			parent[i] = path[i];
+	}
+	parent[n] = '\0';
+	parent_fd = sys_openat(dirfd, parent,
+			       O_PATH | O_DIRECTORY | O_CLOEXEC | O_LARGEFILE,
+			       0);
+	if (parent_fd < 0)
+		return -1;
+	for (n = 0; start + n < end; n++)
+		parent[n] = path[start + n];
+	parent[n] = '\0';
+	rc = libexecveat_chmod_by_reopening(parent_fd, parent, st, mode);
+	n = (size_t)errno;
+	sys_close(parent_fd);
+	errno = (int)n;
+	return rc;
 }
 
-/*
- * Steps 1 to 4 for the file open (O_PATH) at fd, which is name in the
- * directory open at parent, or (name NULL) has no name here to be
- * opened again by.
- */
-static int chmod_file(int fd, int parent, const char *name, mode_t mode)
+/* Steps 1 to 5 for the file open (O_PATH) at fd, found by path ("": no
+ * name to open it again by). */
+static int chmod_file(int fd, int dirfd, const char *path, mode_t mode)
 {
 	struct stat st;
 	int rc;
@@ -145,23 +231,51 @@ static int chmod_file(int fd, int parent, const char *name, mode_t mode)
 	rc = chmod_through_proc(fd, &st, mode);
 	if (rc != 1)
 		return rc;
-	if (S_ISDIR(st.st_mode))
-		return chmod_directory(fd, parent, name, &st, mode);
-	if (S_ISREG(st.st_mode) && name != NULL)
-		return libexecveat_chmod_by_reopening(parent, name, &st, mode);
-	errno = EOPNOTSUPP;
-	return -1;
+	if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		/* The lookup of "." needs search permission, which a mode
+		 * such as 0644 takes from the directory's own owner. */
+		rc = sys_fchmodat(fd, ".", (unsigned int)mode);
+		if (rc == 0 || errno != EACCES)
+			return rc;
+	}
+	if (path[0] == '\0') {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	return chmod_by_name(dirfd, path, &st, mode);
+}
+
+/* A lookup's O_PATH fd given to chmod_file, then closed; errno kept. */
+static int chmod_looked_up(int fd, int dirfd, const char *path, mode_t mode)
+{
+	int rc, err;
+
+	if (fd < 0)
+		return -1;
+	rc = chmod_file(fd, dirfd, path, mode);
+	err = errno;
+	sys_close(fd);
+	errno = err;
+	return rc;
 }
 
 /*
- * AT_EMPTY_PATH with "": the file open at fd. An fd opened for reading or
- * writing takes fchmod; an O_PATH one (EBADF there) takes the steps
- * above, but has no name to be opened again by.
+ * AT_EMPTY_PATH with "": the file open at fd (AT_FDCWD: the working
+ * directory). An fd opened for reading or writing takes fchmod; an O_PATH
+ * one (EBADF there) takes the steps above, with no name to be opened
+ * again by.
  */
 static int chmod_fd_itself(int fd, mode_t mode)
 {
 	struct stat st;
 
+	if (fd == AT_FDCWD)
+		return chmod_looked_up(sys_openat(AT_FDCWD, ".", LOOKUP_FLAGS,
+						  0), fd, "", mode);
 	if (sys_fstat(fd, &st) != 0)
 		return -1;
 	if (!S_ISLNK(st.st_mode)) {
@@ -170,131 +284,43 @@ static int chmod_fd_itself(int fd, mode_t mode)
 		if (rc == 0 || errno != EBADF)
 			return rc;
 	}
-	return chmod_file(fd, -1, NULL, mode);
+	return chmod_file(fd, fd, "", mode); /* the caller's fd stays open */
 }
 
 /*
- * Where path's last component starts: after its last slash, or 0; -1
- * where it ends in a slash, ".", or "..", which name a directory the
- * walk reaches through itself (no name to open it again by).
+ * No byte of path is read here before a system call has read it: an
+ * unreadable path is the kernel's EFAULT, as from fchmodat2, never a
+ * SIGSEGV in the library.
  */
-static long last_name_at(const char *path)
-{
-	size_t n, start = 0;
-
-	for (n = 0; path[n] != '\0'; n++)
-		if (path[n] == '/')
-			start = n + 1;
-	if (path[start] == '\0' ||
-	    (path[start] == '.' && (path[start + 1] == '\0' ||
-				    (path[start + 1] == '.' &&
-				     path[start + 2] == '\0'))))
-		return -1;
-	return (long)start;
-}
-
-/*
- * The parent of path's last name, opened O_PATH as the kernel's lookup
- * reaches it (following symlinks on the way): dirfd itself where path has
- * no slash (whatever it is: the lookup in it answers for it). An fd, or
- * -1 with errno.
- */
-static int open_parent(int dirfd, const char *path, size_t name_at)
-{
-	char parent[4096];
-	size_t n;
-
-	if (name_at == 0)
-		return dirfd;
-	if (name_at > sizeof(parent)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	/* "/name": the parent is "/"; "a//name": "a/". */
-	for (n = 0; n < name_at - 1; n++)
-		parent[n] = path[n];
-	if (n == 0)
-		parent[n++] = '/';
-	parent[n] = '\0';
-	return sys_openat(dirfd, parent, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
-}
-
-/*
- * The kernel copies the path in before it does anything else with it,
- * and answers EFAULT where it cannot read it: the library reads none of
- * it before the kernel has. fstatat with dirfd -1 copies a relative path
- * in and then fails on the dirfd (EBADF) without a lookup; an absolute
- * one is looked up, which changes nothing.
- */
-static bool kernel_cannot_read(const char *path)
-{
-	struct stat st;
-	int saved_errno = errno;
-	bool unreadable = sys_fstatat(-1, path, &st, AT_SYMLINK_NOFOLLOW) < 0 &&
-			  errno == EFAULT;
-
-	errno = saved_errno;
-	return unreadable;
-}
-
-/* AT_SYMLINK_NOFOLLOW, a path with a name: the parent opened once, the
- * name looked up in it without following a symlink, and every step after
- * relative to those fds. */
-static int chmod_named(int dirfd, const char *path, mode_t mode)
-{
-	long name_at = last_name_at(path);
-	int parent, fd, rc = -1, err;
-
-	if (name_at < 0) {
-		fd = sys_openat(dirfd, path, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
-		if (fd < 0)
-			return -1;
-		rc = chmod_file(fd, -1, NULL, mode);
-		err = errno;
-		sys_close(fd);
-		errno = err;
-		return rc;
-	}
-	parent = open_parent(dirfd, path, (size_t)name_at);
-	if (name_at > 0 && parent < 0)
-		return -1;
-	fd = sys_openat(parent, path + name_at, O_PATH | O_NOFOLLOW | O_CLOEXEC,
-			0);
-	if (fd >= 0) {
-		rc = chmod_file(fd, parent, path + name_at, mode);
-		err = errno;
-		sys_close(fd);
-		errno = err;
-	}
-	if (parent != dirfd) {
-		err = errno;
-		sys_close(parent);
-		errno = err;
-	}
-	return rc;
-}
-
 int libexecveat_chmod_without_fchmodat2(int dirfd, const char *path,
 					mode_t mode, int flags)
 {
+	struct stat st;
+	int fd;
+
 	if ((flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH)) != 0) {
 		errno = EINVAL;
 		return -1;
 	}
-	if (pointer_is_null(path) || kernel_cannot_read(path)) {
+	if (pointer_is_null(path)) {
 		errno = EFAULT;
 		return -1;
 	}
-	/* Following a last symlink, the old call is the whole answer. */
-	if (!(flags & AT_SYMLINK_NOFOLLOW) &&
-	    !(path[0] == '\0' && (flags & AT_EMPTY_PATH)))
-		return sys_fchmodat(dirfd, path, (unsigned int)mode);
-
-	if (path[0] == '\0' && !(flags & AT_EMPTY_PATH)) {
-		errno = ENOENT;
+	/* AT_EMPTY_PATH alone: following a last symlink, the old call is the
+	 * whole answer, unless path is "". */
+	if (!(flags & AT_SYMLINK_NOFOLLOW)) {
+		if (sys_fstatat(dirfd, path, &st, AT_EMPTY_PATH) != 0)
+			return -1;
+		return path[0] != '\0' ?
+		       sys_fchmodat(dirfd, path, (unsigned int)mode) :
+		       chmod_fd_itself(dirfd, mode);
+	}
+	fd = sys_openat(dirfd, path, LOOKUP_FLAGS, 0);
+	if (fd < 0) {
+		/* openat has no empty paths: "" is ENOENT, after the read. */
+		if (errno == ENOENT && (flags & AT_EMPTY_PATH) && path[0] == '\0')
+			return chmod_fd_itself(dirfd, mode);
 		return -1;
 	}
-	if (path[0] == '\0' && dirfd != AT_FDCWD)
-		return chmod_fd_itself(dirfd, mode);
-	return chmod_named(dirfd, path[0] != '\0' ? path : ".", mode);
+	return chmod_looked_up(fd, dirfd, path, mode);
 }

@@ -44,6 +44,10 @@ int libexecveat_fd_range_by_listing(unsigned int first, unsigned int last,
 void libexecveat_fd_range_by_scan(unsigned int first, unsigned int last,
 				  bool cloexec);
 
+/* One past the last fd number that the scan above reaches: the table's
+ * edge where it is proven, else the scan's bound. */
+unsigned int libexecveat_fd_scan_end(void);
+
 /* The fd table's edge (exported for the tests and the probe): a number
  * that no open fd reaches, proven with select(2), or 0 where none is. */
 int libexecveat_fd_table_edge(void);

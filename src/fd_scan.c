@@ -120,14 +120,19 @@ static unsigned int scan_bound(void)
 	return FD_SCAN_DEFAULT_BOUND;
 }
 
+unsigned int libexecveat_fd_scan_end(void)
+{
+	unsigned int end = scan_bound();
+	int edge = libexecveat_fd_table_edge();
+
+	return edge > 0 && (unsigned int)edge < end ? (unsigned int)edge : end;
+}
+
 void libexecveat_fd_range_by_scan(unsigned int first, unsigned int last,
 				  bool cloexec)
 {
-	unsigned int end = scan_bound(); /* one past the last number asked */
-	int edge = libexecveat_fd_table_edge();
+	unsigned int end = libexecveat_fd_scan_end();
 
-	if (edge > 0 && (unsigned int)edge < end)
-		end = (unsigned int)edge;
 	if (last < end)
 		end = last + 1;
 	for (unsigned int fd = first; fd < end; fd++)

@@ -126,6 +126,12 @@ static inline int sys_fcntl_getfd(int fd)
 	return (int)syscall(SYS_FCNTL, (long)fd, (long)F_GETFD);
 }
 
+/* fcntl(fd, F_GETFL): the file's status flags (O_PATH among them), or -1. */
+static inline int sys_fcntl_getfl(int fd)
+{
+	return (int)syscall(SYS_FCNTL, (long)fd, (long)F_GETFL);
+}
+
 /* fcntl(fd, F_SETFD, flags). */
 static inline int sys_fcntl_setfd(int fd, int flags)
 {

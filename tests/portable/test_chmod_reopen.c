@@ -7,6 +7,15 @@
  * not block on the FIFO. The race is made deterministic by calling the
  * step itself, from the static library, with the name already swapped.
  *
+ * Every FIFO or device swapped in is watched with inotify: the step must
+ * never open it (IN_OPEN). The parent directory is held as an fd, so a
+ * parent swapped for a symlink after that changes nothing either.
+ *
+ * Then the whole fallback without /proc (a mount namespace of its own,
+ * as root; skipped otherwise): a file on which the process holds POSIX
+ * record locks (F_SETLK) keeps them (EBUSY, nothing closed), checked with
+ * F_OFD_GETLK from another fd; an unlocked file changes.
+ *
  * Libc-neutral, so that musl and the qemu-user builds run it. Prints one
  * line per case and "N passed, N failed".
  */
@@ -17,10 +26,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "chmod_fallback.h"
+#include "proc_mounts.h"
 
 static int dir = -1;
 static int passed, failed;
@@ -54,14 +67,51 @@ static void make_file(const char *name)
 	close(fd);
 }
 
+static char top[] = "/tmp/test-chmod-reopen.XXXXXX";
+
+/* An inotify fd watching dir's entry name for opens, or -1. */
+static int watch_opens(const char *name)
+{
+	char path[sizeof(top) + 32];
+	int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+
+	snprintf(path, sizeof(path), "%s/%s", top, name);
+	if (fd >= 0 && inotify_add_watch(fd, path, IN_OPEN) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* The opens a watch has seen (and forgets it); 0 with no watch. */
+static int opens_seen(int watch)
+{
+	char buf[4096] __attribute__((aligned(8)));
+	int opens = 0;
+	ssize_t n;
+
+	if (watch < 0)
+		return 0;
+	while ((n = read(watch, buf, sizeof(buf))) > 0)
+		for (ssize_t at = 0; at < n;) {
+			const struct inotify_event *ev =
+				(const struct inotify_event *)(buf + at);
+
+			opens += (ev->mask & IN_OPEN) != 0;
+			at += (ssize_t)(sizeof(*ev) + ev->len);
+		}
+	close(watch);
+	return opens;
+}
+
 /* "target" looked up, then "target" made to name what swap() makes;
  * the first file stays reachable as "first". */
 static void swapped_case(const char *name, void (*swap)(void),
 			 const char *swapped_in)
 {
 	struct stat first;
-	char detail[160];
-	int rc, err;
+	char detail[200];
+	int rc, err, watch, opens;
 
 	make_file("target");
 	if (fstatat(dir, "target", &first, 0) != 0 ||
@@ -70,13 +120,16 @@ static void swapped_case(const char *name, void (*swap)(void),
 		exit(2);
 	}
 	swap();
+	watch = watch_opens("target");
 	rc = libexecveat_chmod_by_reopening(dir, "target", &first, 0600);
 	err = errno;
+	opens = opens_seen(watch);
 	snprintf(detail, sizeof(detail), "returned %d (%s); first %04o, %s "
-		 "%04o", rc, rc ? strerror(err) : "-", (unsigned)mode_of("first"),
-		 swapped_in, (unsigned)mode_of(swapped_in));
+		 "%04o; %d opens of target", rc, rc ? strerror(err) : "-",
+		 (unsigned)mode_of("first"), swapped_in,
+		 (unsigned)mode_of(swapped_in), opens);
 	check(rc == -1 && err == EAGAIN && mode_of("first") == 0644 &&
-	      mode_of(swapped_in) == 0644, name, detail);
+	      mode_of(swapped_in) == 0644 && opens == 0, name, detail);
 	unlinkat(dir, "first", 0);
 	unlinkat(dir, "target", 0);
 	unlinkat(dir, "other", 0);
@@ -109,6 +162,131 @@ static void swap_in_a_fifo(void)
 	swapped(fchmodat(dir, "target", 0644, 0), "chmod");
 }
 
+/* A character device of the kernel's that does nothing when opened
+ * (/dev/null's numbers); root only: then a FIFO stands in. */
+static void swap_in_a_device(void)
+{
+	if (mknodat(dir, "target", S_IFCHR | 0644, makedev(1, 3)) != 0)
+		swap_in_a_fifo();
+}
+
+/*
+ * The parent held as an fd, then swapped by name for a symlink to a
+ * directory whose "target" is a FIFO: the step, relative to the fd it
+ * holds, changes the file first found and opens no FIFO.
+ */
+static void swapped_parent_is_not_looked_up_again(void)
+{
+	struct stat first;
+	char detail[200];
+	int parent, rc, watch, opens;
+
+	if (mkdirat(dir, "parent", 0755) != 0 || mkdirat(dir, "decoy", 0755) != 0 ||
+	    mkfifoat(dir, "decoy/target", 0644) != 0) {
+		perror("parent setup");
+		exit(2);
+	}
+	make_file("parent/target");
+	parent = openat(dir, "parent", O_PATH | O_DIRECTORY);
+	if (parent < 0 || fstatat(parent, "target", &first, 0) != 0) {
+		perror("parent");
+		exit(2);
+	}
+	swapped(renameat(dir, "parent", dir, "moved"), "rename parent");
+	swapped(symlinkat("decoy", dir, "parent"), "symlink parent");
+	watch = watch_opens("decoy/target");
+	rc = libexecveat_chmod_by_reopening(parent, "target", &first, 0600);
+	opens = opens_seen(watch);
+	snprintf(detail, sizeof(detail), "returned %d (%s); moved/target %04o, "
+		 "%d opens of the FIFO", rc, rc ? strerror(errno) : "-",
+		 (unsigned)mode_of("moved/target"), opens);
+	check(rc == 0 && mode_of("moved/target") == 0600 &&
+	      mode_of("decoy/target") == 0644 && opens == 0,
+	      "parent_swapped_for_a_symlink_opens_nothing_there", detail);
+	close(parent);
+	unlinkat(dir, "moved/target", 0);
+	unlinkat(dir, "decoy/target", 0);
+	unlinkat(dir, "parent", 0);
+	unlinkat(dir, "moved", AT_REMOVEDIR);
+	unlinkat(dir, "decoy", AT_REMOVEDIR);
+}
+
+/* Whether an F_WRLCK over the whole file, asked through fd as an OFD
+ * lock's owner, finds the lock of a process (l_pid > 0) in its way. */
+static bool process_lock_seen(int fd)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+
+	return fcntl(fd, F_OFD_GETLK, &fl) == 0 && fl.l_type != F_UNLCK &&
+	       fl.l_pid == getpid();
+}
+
+enum lock_call { CALL_FCHMODAT, CALL_ABSOLUTE };
+
+/*
+ * In a child without /proc: "locked" held open with a POSIX lock, then
+ * changed through the fallback. The answer (0 or an errno) and whether
+ * the lock is still there and the mode changed go back through a pipe.
+ */
+static void locked_case(const char *name, short lock_type, bool lock,
+			enum lock_call how)
+{
+	int report[2], status, got[3] = { -1, -1, -1 };
+	char detail[200];
+	pid_t pid;
+
+	make_file("locked");
+	if (pipe(report) != 0 || (pid = fork()) < 0) {
+		perror("fork");
+		exit(2);
+	}
+	if (pid == 0) {
+		struct flock fl = { .l_type = lock_type, .l_whence = SEEK_SET,
+				    .l_start = 0, .l_len = 10 };
+		char path[sizeof(top) + 16];
+		int held, other, rc, answer[3];
+
+		close(report[0]);
+		held = openat(dir, "locked", lock_type == F_RDLCK ? O_RDONLY : O_RDWR);
+		if (hide_proc() != 0 || held < 0 ||
+		    (lock && fcntl(held, F_SETLK, &fl) != 0))
+			_exit(3);
+		if (!lock)
+			close(held); /* no fd held: nothing to keep */
+		snprintf(path, sizeof(path), "%s/locked", top);
+		rc = how == CALL_ABSOLUTE ?
+		     libexecveat_chmod_without_fchmodat2(AT_FDCWD, path, 0600,
+							  AT_SYMLINK_NOFOLLOW) :
+		     libexecveat_chmod_without_fchmodat2(dir, "locked", 0600,
+							  AT_SYMLINK_NOFOLLOW);
+		answer[0] = rc == 0 ? 0 : errno;
+		other = openat(dir, "locked", O_RDONLY);
+		answer[1] = process_lock_seen(other);
+		answer[2] = (int)mode_of("locked");
+		if (write(report[1], answer, sizeof(answer)) != sizeof(answer))
+			_exit(4);
+		_exit(0);
+	}
+	close(report[1]);
+	if (read(report[0], got, sizeof(got)) != sizeof(got) ||
+	    waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) != 0) {
+		printf("SKIP %s: no mount namespace or lock here\n", name);
+		close(report[0]);
+		unlinkat(dir, "locked", 0);
+		return;
+	}
+	close(report[0]);
+	snprintf(detail, sizeof(detail), "answered %s, lock %s, mode %04o",
+		 got[0] ? strerror(got[0]) : "0", got[1] ? "held" : "gone",
+		 (unsigned)got[2]);
+	if (lock)
+		check(got[0] == EBUSY && got[1] && got[2] == 0644, name, detail);
+	else
+		check(got[0] == 0 && got[2] == 0600, name, detail);
+	unlinkat(dir, "locked", 0);
+}
+
 static void unchanged_name_changes_mode(void)
 {
 	struct stat st;
@@ -127,8 +305,6 @@ static void unchanged_name_changes_mode(void)
 
 int main(void)
 {
-	char top[] = "/tmp/test-chmod-reopen.XXXXXX";
-
 	setvbuf(stdout, NULL, _IONBF, 0);
 	if (mkdtemp(top) == NULL || (dir = open(top, O_RDONLY | O_DIRECTORY)) < 0) {
 		perror("fixture");
@@ -143,6 +319,19 @@ int main(void)
 	/* A blocking open of a FIFO without a writer would never return. */
 	swapped_case("replaced_by_a_fifo_is_eagain_without_blocking",
 		     swap_in_a_fifo, "target");
+	swapped_case("replaced_by_a_device_is_eagain_unopened",
+		     swap_in_a_device, "target");
+	swapped_parent_is_not_looked_up_again();
+	if (getuid() == 0) {
+		locked_case("write_lock_kept_is_ebusy", F_WRLCK, true,
+			    CALL_FCHMODAT);
+		locked_case("read_lock_kept_is_ebusy", F_RDLCK, true,
+			    CALL_FCHMODAT);
+		locked_case("lchmod_path_write_lock_kept_is_ebusy", F_WRLCK,
+			    true, CALL_ABSOLUTE);
+		locked_case("not_held_file_changes", F_WRLCK, false,
+			    CALL_FCHMODAT);
+	}
 	rmdir(top);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0 || passed == 0;
