@@ -583,6 +583,119 @@ static void close_on_exec_as_asked(void **state)
 	unlinkat(root, "d1/new", 0);
 }
 
+/* A POSIX record lock of this process's on path (relative to the root),
+ * through an fd that holds it and stays open: the fd. */
+static int lock_file(const char *path)
+{
+	struct flock lock = { .l_type = F_RDLCK, .l_whence = SEEK_SET };
+	int fd = openat(root, path, O_RDONLY | O_CLOEXEC);
+
+	assert_true(fd >= 0);
+	assert_int_equal(fcntl(fd, F_SETLK, &lock), 0);
+	return fd;
+}
+
+/* Whether the process still holds a POSIX lock on the file of fd: an
+ * open file description's lock (F_OFD_GETLK) has another owner than the
+ * process's, so the process's own lock is reported as a conflict. */
+static bool lock_held(int fd)
+{
+	struct flock probe = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+
+	assert_int_equal(fcntl(fd, F_OFD_GETLK, &probe), 0);
+	return probe.l_type != F_UNLCK;
+}
+
+/*
+ * Closing any fd of a file but an O_PATH one drops every POSIX lock the
+ * process holds on it (and SQLite's locks are such): the resolver never
+ * closes an fd of the answer's file, whichever step opened it.
+ */
+static void the_callers_record_locks_survive(void **state)
+{
+	static const struct {
+		const char *path;
+		uint64_t flags, resolve;
+	} cases[] = {
+		{ "d1/d2/f", O_RDONLY, B },
+		{ "d1/d2/f", O_RDWR | O_NOFOLLOW, R },
+		{ "abs/d2/f", O_RDONLY, R },
+		{ "d1/d2/../../file", O_WRONLY, B },
+		{ "link_link", O_RDONLY, RESOLVE_NO_XDEV },
+		{ "l1", O_RDONLY | O_CLOEXEC, B },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		int f = lock_file("d1/d2/f"), file = lock_file("file");
+		int fd = resolve(cases[i].path, cases[i].flags, cases[i].resolve);
+
+		if (fd < 0)
+			fail_msg("%s: %s", cases[i].path, strerror(errno));
+		if (!lock_held(f) || !lock_held(file))
+			fail_msg("%s: the lock on the file it opened is gone",
+				 cases[i].path);
+		/* The caller's own closes drop them, as they should. */
+		close(fd);
+		close(f);
+		close(file);
+	}
+}
+
+/* The number the next fd takes: the lowest free. */
+static int lowest_free_fd(void)
+{
+	int fd = fcntl(root, F_DUPFD_CLOEXEC, 0);
+
+	assert_true(fd >= 0);
+	close(fd);
+	return fd;
+}
+
+static void assert_lowest(int dirfd, const char *path, uint64_t flags,
+			  uint64_t res)
+{
+	struct open_how how = { .flags = flags, .resolve = res };
+	int lowest = lowest_free_fd();
+	int fd = libexecveat_resolve_open(dirfd, path, &how);
+
+	if (fd < 0)
+		fail_msg("%s: %s", path, strerror(errno));
+	if (fd != lowest)
+		fail_msg("%s: fd %d, the lowest free is %d", path, fd, lowest);
+	close(fd);
+}
+
+/*
+ * The answer takes the lowest free number, as the kernel's would (POSIX;
+ * close(1) then an open for stdout relies on it), whatever the walk held
+ * while it opened it: a ".." judged above the bottom, a magic link's
+ * target, a link to "..".
+ */
+static void the_answer_takes_the_lowest_free_fd(void **state)
+{
+	int d1 = openat(root, "d1", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	int fd_dir = open("/proc/self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	int comm = open("/proc/self/comm", O_RDONLY | O_CLOEXEC);
+	char name[16];
+
+	(void)state;
+	assert_true(d1 >= 0 && fd_dir >= 0 && comm >= 0);
+	assert_lowest(root, "d1/d2/f", O_RDONLY, B);
+	assert_lowest(root, "d1/d2/../../file", O_RDONLY, R);
+	assert_lowest(root, "abs/d2/f", O_PATH, R);
+	assert_lowest(d1, "..", O_RDONLY, RESOLVE_NO_XDEV);
+	assert_lowest(d1, "d2/..", O_RDONLY, RESOLVE_NO_XDEV);
+	assert_lowest(d1, "up2", O_RDONLY, RESOLVE_NO_XDEV);
+	assert_lowest(d1, "..", O_TMPFILE | O_RDWR, RESOLVE_NO_XDEV);
+	snprintf(name, sizeof name, "%d", comm);
+	assert_lowest(fd_dir, name, O_RDONLY, RESOLVE_NO_XDEV);
+	assert_lowest(fd_dir, name, O_PATH, RESOLVE_NO_XDEV);
+	close(comm);
+	close(fd_dir);
+	close(d1);
+}
+
 static int count_fds(void)
 {
 	int n = 0;
@@ -630,6 +743,8 @@ int main(void)
 		cmocka_unit_test(bad_dirfds_as_the_kernel),
 		cmocka_unit_test(without_statx_the_same_answers),
 		cmocka_unit_test(close_on_exec_as_asked),
+		cmocka_unit_test(the_callers_record_locks_survive),
+		cmocka_unit_test(the_answer_takes_the_lowest_free_fd),
 		cmocka_unit_test_setup_teardown(no_fd_is_left_open,
 						lower_fd_limit, restore_fd_limit),
 	};
