@@ -304,12 +304,6 @@ static inline int sys_close(int fd)
 	return (int)syscall(SYS_close, (long)fd);
 }
 
-/* dup3(oldfd, newfd, flags): newfd closed and replaced in one step. */
-static inline int sys_dup3(int oldfd, int newfd, int flags)
-{
-	return (int)syscall(SYS_dup3, (long)oldfd, (long)newfd, (long)flags);
-}
-
 /*
  * The calls of close_range's and fchmodat's fallbacks (Linux 5.9 and 6.6
  * added the system calls; the fallbacks serve older kernels and policies

@@ -360,8 +360,9 @@ int finish_walk(struct walk *w, enum step outcome)
 
 	if (outcome == STEP_OPENED) {
 		answer = w->answer;
-		/* An O_PATH fd, opened close-on-exec for the walk's sake:
-		 * clearing the flag drops nothing. */
+		/* Opened close-on-exec for the walk's sake (an O_PATH
+		 * answer, or a magic link's target until it was proven):
+		 * clearing the flag, unlike a move, drops nothing. */
 		if (w->answer_cloexec_added && !(w->req.flags & O_CLOEXEC) &&
 		    sys_fcntl_setfd(answer, 0) < 0) {
 			w->error = errno;
