@@ -15,8 +15,12 @@ engine_worlds="gvisor"
 # tree of the run's own) may take; the Debian 11 root is a shared cache.
 roots="bookworm"
 
+# runsc makes its sandbox in a user namespace, which the kernel refuses
+# to a chrooted process (EPERM): in a chroot, gVisor cannot run at all.
 engine_missing() {
 	command -v runsc >/dev/null || { echo "no runsc (package runsc)"; return; }
+	unshare -U true 2>/dev/null ||
+		{ echo "no user namespaces here (a chroot?), and runsc needs one"; return; }
 }
 
 engine_setup() {
