@@ -36,7 +36,7 @@
 #include <stddef.h>
 
 #include "chmod_fallback.h"
-#include "fd_range.h"
+#include "fd_held.h"
 #include "null_check.h"
 #include "proc_fd_dir.h"
 #include "sys.h"
@@ -83,28 +83,6 @@ static int chmod_through_proc(int fd, const struct stat *st, mode_t mode)
 	return rc;
 }
 
-/*
- * Whether this process's fd table holds the file other than O_PATH (an
- * fd whose status flags cannot be read counts as held). Every fd that was
- * open when the call began and still is gets asked, so a lock taken
- * through it is seen; one number at a time, up to the table's edge.
- */
-static bool held_open(const struct stat *st)
-{
-	unsigned int end = libexecveat_fd_scan_end();
-	struct stat other;
-	int flags;
-
-	for (unsigned int fd = 0; fd < end; fd++) {
-		if (sys_fstat((int)fd, &other) != 0 || !same_file(&other, st))
-			continue;
-		flags = sys_fcntl_getfl((int)fd);
-		if (flags == -1 || !(flags & O_PATH))
-			return true;
-	}
-	return false;
-}
-
 /* fchmod of an fd opened for the purpose, then closed; errno kept. */
 static int chmod_opened(int fd, const struct stat *st, mode_t mode)
 {
@@ -136,6 +114,7 @@ static int reopen_failed(void)
 int libexecveat_chmod_by_reopening(int parent, const char *name,
 				   const struct stat *st, mode_t mode)
 {
+	struct fd_holders holders;
 	struct stat now;
 	int fd;
 
@@ -150,7 +129,8 @@ int libexecveat_chmod_by_reopening(int parent, const char *name,
 		errno = EAGAIN;
 		return -1;
 	}
-	if (held_open(st)) {
+	holders = libexecveat_fd_holders(st);
+	if (holders.reading != -1 || holders.writing) {
 		errno = EBUSY;
 		return -1;
 	}
