@@ -20,6 +20,12 @@
  *   (tests/programs/report_inherited.c) to count what it inherited:
  *   nothing.
  *
+ * In every case, fd 0 is a scratch file on which the child holds a
+ * POSIX record lock (F_SETLK): where a case leaves fd 0 open, the lock
+ * must be held after the call, as the kernel's close_range keeps it (a
+ * fallback that closed any fd of the file, even one of its own, would
+ * drop it).
+ *
  * Each case runs in a forked child, which reports through shared memory
  * (the call under test closes every fd it could report through). Prints
  * one line per case and "N passed, N failed"; exits 1 if any failed.
@@ -62,6 +68,7 @@ struct fd_state {
 struct report {
 	int made;          /* the world was made */
 	int rc, err;       /* what the call returned */
+	int lock_held;     /* the lock taken through fd 0 is still held */
 	struct fd_state after;        /* the calling thread's table */
 	struct fd_state main_after;   /* the main thread's, for unshare cases */
 };
@@ -133,6 +140,27 @@ static const struct cr_case cases[] = {
 	{ NULL, 0, 0, 0, false, false, 0, false },
 };
 
+/* The scratch file the fixture holds at fd 0, locked. */
+static char lock_path[] = "/tmp/libexecveat-closefrom-lock-XXXXXX";
+
+/* Whether this process holds a lock on the scratch file: asked as an
+ * open file description's lock (F_OFD_GETLK), which conflicts with the
+ * process's own POSIX locks, on an fd opened for the question, and
+ * closed once the answer is known (which drops the lock). */
+static bool lock_held(void)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	int fd = open(lock_path, O_RDONLY | O_CLOEXEC);
+	bool held;
+
+	if (fd < 0)
+		return false;
+	held = fcntl(fd, F_OFD_GETLK, &fl) == 0 && fl.l_type != F_UNLCK &&
+	       fl.l_pid == getpid();
+	close(fd);
+	return held;
+}
+
 static void record(struct fd_state *state)
 {
 	for (size_t i = 0; i < PROBES; i++) {
@@ -180,7 +208,8 @@ static void expected_state(const struct cr_case *c, bool main_thread,
 static pid_t owner = -1; /* the process whose fd directory is borrowed */
 
 /*
- * fds 3 to 10 (a file, an O_PATH fd of "/", dups of both), and with high,
+ * fd 0 the scratch file, locked through it; fds 3 to 10 (a file, an
+ * O_PATH fd of "/", dups of both), and with high,
  * 700, 1400 and 1500, then the limit lowered below the last three. Every
  * other fd above 2 is closed first, so that only the fixture is open.
  * Without high, the fd table stays small enough for the scan to prove
@@ -189,10 +218,17 @@ static pid_t owner = -1; /* the process whose fd directory is borrowed */
 static int open_fixture(bool high)
 {
 	struct rlimit lowered = { LOWERED_LIMIT, LOWERED_LIMIT };
+	struct flock lock = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
 	int file, path;
 
 	for (int fd = 3; fd < 2048; fd++)
 		close(fd);
+	/* Locked only once it is at 0: closing the fd it was opened at
+	 * would drop the lock. */
+	file = open(lock_path, O_RDWR);
+	if (file < 0 || dup2(file, 0) != 0 || close(file) != 0 ||
+	    fcntl(0, F_SETLK, &lock) != 0)
+		return -1;
 	file = open("/dev/null", O_RDONLY);
 	path = open("/", O_PATH);
 	if (file != 3 || path != 4)
@@ -305,6 +341,7 @@ static void *thread_main(void *arg)
 	shared->rc = tc->call(tc->c);
 	shared->err = errno;
 	record(&shared->after);
+	shared->lock_held = lock_held();
 	return NULL;
 }
 
@@ -322,6 +359,7 @@ static void call_and_record(const struct cr_case *c, call_fn call)
 	shared->rc = call(c);
 	shared->err = errno;
 	record(&shared->after);
+	shared->lock_held = lock_held();
 }
 
 #define CHILD_CRASHED (-1000)
@@ -417,6 +455,11 @@ static bool judge(const struct cr_case *c, int outcome, char *detail,
 	expected_state(c, false, &want);
 	if (!states_equal(&shared->after, &want)) {
 		describe(&shared->after, &want, detail, size);
+		return false;
+	}
+	if (want.open[0] && !shared->lock_held) {
+		snprintf(detail, size, "fd 0 is open, but the lock taken "
+			 "through it is gone");
 		return false;
 	}
 	if (c->in_thread) {
@@ -627,7 +670,7 @@ static int run_vfork(const char *self)
 
 int main(int argc, char **argv)
 {
-	int result;
+	int result, file;
 
 	setvbuf(stdout, NULL, _IONBF, 0);
 	if (argc < 2) {
@@ -638,8 +681,10 @@ int main(int argc, char **argv)
 	}
 	shared = mmap(NULL, sizeof(*shared), PROT_READ | PROT_WRITE,
 		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (shared == MAP_FAILED)
+	file = mkstemp(lock_path);
+	if (shared == MAP_FAILED || file < 0)
 		return 2;
+	close(file);
 	if (strcmp(argv[1], "answers") == 0)
 		result = run_answers();
 	else if (strcmp(argv[1], "glibc-beside") == 0)
@@ -648,6 +693,7 @@ int main(int argc, char **argv)
 		result = run_vfork(argv[2]);
 	else
 		return 2;
+	unlink(lock_path);
 	if (result == 77)
 		return 77;
 	printf("%d passed, %d failed\n", passed, failed);
