@@ -16,12 +16,19 @@
  * record locks (F_SETLK) keeps them (EBUSY, nothing closed), checked with
  * F_OFD_GETLK from another fd; an unlocked file changes.
  *
+ * And the leases (F_SETLEASE) of another process: the kernel's chmod
+ * breaks none, nor does the fallback through a proven /proc; without
+ * /proc its reopen breaks a write lease and fails with EAGAIN, mode
+ * unchanged, as fchmodat(3)'s BUGS say. The holder reads its lease back
+ * with F_GETLEASE, which names the type a break in progress goes to.
+ *
  * Libc-neutral, so that musl and the qemu-user builds run it. Prints one
  * line per case and "N passed, N failed".
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +43,7 @@
 #include "proc_mounts.h"
 
 static int dir = -1;
-static int passed, failed;
+static int passed, failed, skipped;
 
 static mode_t mode_of(const char *name)
 {
@@ -272,6 +279,7 @@ static void locked_case(const char *name, short lock_type, bool lock,
 	    waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
 	    WEXITSTATUS(status) != 0) {
 		printf("SKIP %s: no mount namespace or lock here\n", name);
+		skipped++;
 		close(report[0]);
 		unlinkat(dir, "locked", 0);
 		return;
@@ -303,6 +311,105 @@ static void unchanged_name_changes_mode(void)
 	unlinkat(dir, "target", 0);
 }
 
+enum lease_call { LEASE_KERNEL, LEASE_PROC, LEASE_NO_PROC };
+
+/* In a child: the chmod of "leased" to 0600, by the kernel's fchmodat or
+ * the fallback with /proc or without; 0 or its errno, or -1 where the
+ * world could not be made. */
+static int chmod_leased(enum lease_call how)
+{
+	int report[2], answer = -1, status;
+	pid_t pid;
+
+	if (pipe(report) != 0 || (pid = fork()) < 0) {
+		perror("fork");
+		exit(2);
+	}
+	if (pid == 0) {
+		close(report[0]);
+		if (how == LEASE_NO_PROC && hide_proc() != 0)
+			_exit(3);
+		answer = how == LEASE_KERNEL ?
+			 fchmodat(dir, "leased", 0600, 0) :
+			 libexecveat_chmod_without_fchmodat2(dir, "leased", 0600,
+							      AT_SYMLINK_NOFOLLOW);
+		answer = answer == 0 ? 0 : errno;
+		_exit(write(report[1], &answer, sizeof(answer)) ==
+		      sizeof(answer) ? 0 : 4);
+	}
+	close(report[1]);
+	if (read(report[0], &answer, sizeof(answer)) != sizeof(answer))
+		answer = -1;
+	close(report[0]);
+	waitpid(pid, &status, 0);
+	return answer;
+}
+
+/*
+ * Another process holds a write lease on "leased" (mode 0644) while the
+ * file's mode is changed: the answer, the mode after, and whether the
+ * lease is still whole, against what the case expects.
+ */
+static void leased_case(const char *name, enum lease_call how,
+			int expected, bool lease_kept)
+{
+	int go[2], ready[2], status, answer, lease = -1;
+	char byte = 0, detail[160];
+	mode_t mode;
+	pid_t holder;
+
+	make_file("leased");
+	if (pipe(go) != 0 || pipe(ready) != 0 || (holder = fork()) < 0) {
+		perror("fork");
+		exit(2);
+	}
+	if (holder == 0) {
+		int fd = openat(dir, "leased", O_RDONLY);
+
+		/* The break's signal would end the holder: ignored, the
+		 * lease itself tells. */
+		signal(SIGIO, SIG_IGN);
+		lease = fd >= 0 && fcntl(fd, F_SETLEASE, F_WRLCK) == 0 ?
+			F_WRLCK : -1;
+		if (write(ready[1], &lease, sizeof(lease)) != sizeof(lease) ||
+		    read(go[0], &byte, 1) != 1)
+			_exit(4);
+		lease = fcntl(fd, F_GETLEASE);
+		_exit(write(ready[1], &lease, sizeof(lease)) == sizeof(lease) ?
+		      0 : 4);
+	}
+	close(go[0]);
+	close(ready[1]);
+	if (read(ready[0], &lease, sizeof(lease)) != sizeof(lease) ||
+	    lease != F_WRLCK) {
+		printf("SKIP %s: no write lease here\n", name);
+		skipped++;
+		answer = -2;
+	} else {
+		answer = chmod_leased(how);
+	}
+	mode = mode_of("leased");
+	if (write(go[1], &byte, 1) != 1 ||
+	    read(ready[0], &lease, sizeof(lease)) != sizeof(lease))
+		lease = -1;
+	close(go[1]);
+	close(ready[0]);
+	waitpid(holder, &status, 0);
+	unlinkat(dir, "leased", 0);
+	if (answer == -2)
+		return;
+	if (answer == -1) {
+		printf("SKIP %s: no mount namespace here\n", name);
+		skipped++;
+		return;
+	}
+	snprintf(detail, sizeof(detail), "answered %s, mode %04o, lease %s",
+		 answer ? strerror(answer) : "0", (unsigned)mode,
+		 lease == F_WRLCK ? "kept" : "broken");
+	check(answer == expected && mode == (expected ? 0644 : 0600) &&
+	      (lease == F_WRLCK) == lease_kept, name, detail);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -331,8 +438,20 @@ int main(void)
 			    true, CALL_ABSOLUTE);
 		locked_case("not_held_file_changes", F_WRLCK, false,
 			    CALL_FCHMODAT);
+		leased_case("kernel_chmod_keeps_a_write_lease", LEASE_KERNEL,
+			    0, true);
+		leased_case("chmod_through_proc_keeps_a_write_lease",
+			    LEASE_PROC, 0, true);
+		leased_case("reopen_without_proc_breaks_a_write_lease_eagain",
+			    LEASE_NO_PROC, EAGAIN, false);
+	} else {
+		printf("SKIP the lock and lease cases: a mount namespace "
+		       "needs root\n");
+		skipped++;
 	}
 	rmdir(top);
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed != 0 || passed == 0;
+	printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
+	if (failed != 0 || passed == 0)
+		return 1;
+	return skipped != 0 ? 77 : 0;
 }
