@@ -40,10 +40,14 @@ static bool is_hash_bang(const char head[2], int n)
 }
 
 /*
- * Whether execveat would read the file as a script at all. An exec
- * refuses a file that any fd holds open for writing (ETXTBSY) before it
- * reads it (Linux 5.10 to 7.3, tests/kernels): of the process's own fds
- * that is seen here, and left to execve, which answers the same.
+ * 1 where execveat would read the file as a script, 0 where it would not,
+ * -EMFILE (or -ENFILE) where no fd is free to look: the answer cannot be
+ * known, and an exec of a script's name would start an interpreter that
+ * cannot open it.
+ *
+ * An exec refuses a file that any fd holds open for writing (ETXTBSY)
+ * before it reads it (Linux 5.10 to 7.3, tests/kernels): of the process's
+ * own fds that is seen here, and left to execve, which answers the same.
  *
  * The first two bytes are read without moving any fd's offset: through fd
  * where it reads, else through another fd of the process that holds the
@@ -52,7 +56,7 @@ static bool is_hash_bang(const char head[2], int n)
  * the process holds open otherwise would drop its record locks on the
  * file (fd_held.h), as execveat never does.
  */
-static bool read_as_script(int fd, const char *proven_name)
+static int read_as_script(int fd, const char *proven_name)
 {
 	int flags = sys_fcntl_getfl(fd), n, reopened;
 	struct fd_holders holders;
@@ -60,23 +64,23 @@ static bool read_as_script(int fd, const char *proven_name)
 	char head[2];
 
 	if (flags == -1 || libexecveat_fd_flags_write(flags))
-		return false;
+		return 0;
 	if (libexecveat_fd_flags_read(flags) &&
 	    !is_hash_bang(head, sys_pread_start(fd, head, sizeof(head))))
-		return false;
+		return 0;
 	if (sys_fstat(fd, &st) != 0)
-		return false;
+		return 0;
 	holders = libexecveat_fd_holders(&st);
 	if (holders.writing)
-		return false;
+		return 0;
 	if (libexecveat_fd_flags_read(flags))
-		return true;
+		return 1;
 	if (holders.reading != -1)
 		return is_hash_bang(head, sys_pread_start(holders.reading, head,
 							  sizeof(head)));
 	reopened = sys_open_read(proven_name);
 	if (reopened < 0)
-		return false;
+		return errno == EMFILE || errno == ENFILE ? -errno : 0;
 	n = sys_pread_start(reopened, head, sizeof(head));
 	sys_close(reopened);
 	return is_hash_bang(head, n);
@@ -104,11 +108,13 @@ static int script_refusal(int fd)
 
 int libexecveat_cloexec_script_refusal(int fd, const struct proc_fd_name *name)
 {
-	int fd_flags = sys_fcntl_getfd(fd);
+	int fd_flags = sys_fcntl_getfd(fd), script;
 
 	if (fd_flags < 0 || (fd_flags & FD_CLOEXEC) == 0 ||
-	    !anyone_may_execute(name->mode) ||
-	    !read_as_script(fd, name->path))
+	    !anyone_may_execute(name->mode))
 		return 0;
-	return script_refusal(fd);
+	script = read_as_script(fd, name->path);
+	if (script < 0)
+		return -script;
+	return script ? script_refusal(fd) : 0;
 }

@@ -12,9 +12,11 @@
  * only if fd is close-on-exec and its file (name, proven by
  * libexecveat_proc_fd_find) is an executable regular file starting with
  * "#!". Then EACCES (or another of faccessat2's refusals) if the caller
- * may not execute it, ENOENT if it may. Costs an fcntl; for a
- * close-on-exec executable file a two-byte read more, and for a script
- * one faccessat2 more.
+ * may not execute it, ENOENT if it may; EMFILE or ENFILE where it had to
+ * open the file to look (an O_PATH fd, and no other fd of the process
+ * reads the file) and no fd was free. Costs an fcntl; for a close-on-exec
+ * executable file a two-byte read more, and for a script (or an O_PATH
+ * fd) a search of the fd table and one faccessat2 more.
  */
 int libexecveat_cloexec_script_refusal(int fd, const struct proc_fd_name *name);
 

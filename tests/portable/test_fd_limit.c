@@ -1,0 +1,450 @@
+/*
+ * Every fallback of the library near the fd limit: with 0 to 4 fds free
+ * below RLIMIT_NOFILE, each call answers as the kernel's call does, or
+ * EMFILE where its man page says it needs more fds than are free, and
+ * leaves the fd table as the kernel's call does (no fd of its own left
+ * open, its answer at the lowest free number).
+ *
+ * The kernel's answer is what the call means (openat2 needs one fd for
+ * its answer; fchmodat, close_range and execveat need none), and is asked
+ * of the kernel's own call too wherever the kernel has it, so that the
+ * meaning is checked on every kernel the matrix boots (tests/kernels).
+ * The library's answer is asked with the system call refused (seccomp,
+ * ENOSYS), with /proc real and hidden.
+ *
+ * Libc-neutral (no cmocka, no libseccomp). Each case runs in a forked
+ * child, which reports through shared memory (close_range closes every
+ * fd it could report through). Exits 1 if a case failed, 77 where no
+ * mount namespace or seccomp filter can be made (qemu-user).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "child_errno.h"
+#include "execveat.h"
+#include "execveat_refusal.h"
+#include "kernel_env.h"
+
+#define MOST_FREE 4
+
+/* The fixture, the same numbers in every child: fds 0 to 2, then these;
+ * the fds free are those from FIXTURE_END up to the lowered limit. */
+enum { TOP_FD = 3, SCRIPT_FD, PROGRAM_FD, FIXTURE_END };
+
+static char top[] = "/tmp/libexecveat-fd-limit-XXXXXX";
+static const char *program; /* what the exec cases run: exits 0 */
+
+enum refused { NONE, OPENAT2, FCHMODAT2, CLOSE_RANGE, EXECVEAT };
+
+struct limit_case {
+	const char *name;
+	enum refused refused;  /* the call the library's side is refused */
+	long (*call)(void);    /* the fd, 0, or -1 with errno */
+	long (*kernel)(void);  /* the kernel's own call, or NULL */
+	int need;              /* the most fds the library's man page says
+				* its fallback needs: EMFILE below that */
+	int need_without_proc; /* the same, without /proc */
+	bool returns_fd;       /* a success opens one fd */
+	bool closes_fixture;   /* a success closes fds from TOP_FD up */
+	int expected;          /* errno where free fds suffice; 0: success,
+				* RAN: the program ran */
+};
+
+#define RAN (-1)
+
+static long openat2_beneath(void)
+{
+	struct open_how how = { .flags = O_RDONLY, .resolve = RESOLVE_BENEATH };
+
+	return openat2(TOP_FD, "sub/../sub/file", &how, sizeof(how));
+}
+
+static long raw_openat2_beneath(void)
+{
+	struct open_how how = { .flags = O_RDONLY, .resolve = RESOLVE_BENEATH };
+
+	return syscall(437, TOP_FD, "sub/../sub/file", &how, sizeof(how));
+}
+
+/* "link" is a symlink to "/sub/file", read in the root TOP_FD. */
+static long openat2_in_root_link(void)
+{
+	struct open_how how = { .flags = O_RDONLY, .resolve = RESOLVE_IN_ROOT };
+
+	return openat2(TOP_FD, "sub/../link", &how, sizeof(how));
+}
+
+static long raw_openat2_in_root_link(void)
+{
+	struct open_how how = { .flags = O_RDONLY, .resolve = RESOLVE_IN_ROOT };
+
+	return syscall(437, TOP_FD, "sub/../link", &how, sizeof(how));
+}
+
+static long chmod_file(void)
+{
+	return fchmodat(TOP_FD, "sub/file", 0600, AT_SYMLINK_NOFOLLOW);
+}
+
+static long raw_chmod_file(void)
+{
+	return raw_fchmodat2(TOP_FD, "sub/file", 0600, AT_SYMLINK_NOFOLLOW);
+}
+
+static long chmod_dir(void)
+{
+	return fchmodat(TOP_FD, "sub", 0700, AT_SYMLINK_NOFOLLOW);
+}
+
+static long raw_chmod_dir(void)
+{
+	return raw_fchmodat2(TOP_FD, "sub", 0700, AT_SYMLINK_NOFOLLOW);
+}
+
+static long close_from_top(void)
+{
+	return close_range(TOP_FD, ~0u, 0);
+}
+
+static long raw_close_from_top(void)
+{
+	return raw_close_range(TOP_FD, ~0u, 0);
+}
+
+static long closefrom_top(void)
+{
+	closefrom(TOP_FD);
+	return 0;
+}
+
+static char *exec_argv[] = { "true", NULL };
+static char *exec_envp[] = { NULL };
+
+static long fexecve_script(void)
+{
+	return fexecve(SCRIPT_FD, exec_argv, exec_envp);
+}
+
+static long raw_execveat_script(void)
+{
+	return syscall(__NR_execveat, SCRIPT_FD, "", exec_argv, exec_envp,
+		       AT_EMPTY_PATH);
+}
+
+static long fexecve_program(void)
+{
+	return fexecve(PROGRAM_FD, exec_argv, exec_envp);
+}
+
+static long raw_execveat_program(void)
+{
+	return syscall(__NR_execveat, PROGRAM_FD, "", exec_argv, exec_envp,
+		       AT_EMPTY_PATH);
+}
+
+/* The needs are those of openat2(3) ("it cannot hold two"), fchmodat(3)
+ * (four with /proc, three without) and fexecve(3) (one to look into an
+ * O_PATH close-on-exec file, which needs /proc to be run at all);
+ * close_range and closefrom always finish. */
+static const struct limit_case cases[] = {
+	{ "openat2_beneath_through_dotdot", OPENAT2, openat2_beneath,
+	  raw_openat2_beneath, 2, 2, true, false, 0 },
+	{ "openat2_in_root_through_a_symlink", OPENAT2, openat2_in_root_link,
+	  raw_openat2_in_root_link, 2, 2, true, false, 0 },
+	{ "fchmodat_nofollow_file", FCHMODAT2, chmod_file, raw_chmod_file, 4,
+	  3, false, false, 0 },
+	{ "fchmodat_nofollow_directory", FCHMODAT2, chmod_dir, raw_chmod_dir,
+	  4, 3, false, false, 0 },
+	{ "close_range_from_3", CLOSE_RANGE, close_from_top,
+	  raw_close_from_top, 0, 0, false, true, 0 },
+	{ "closefrom_3", CLOSE_RANGE, closefrom_top, raw_close_from_top, 0,
+	  0, false, true, 0 },
+	{ "fexecve_o_path_cloexec_script", EXECVEAT, fexecve_script,
+	  raw_execveat_script, 1, 0, false, false, ENOENT },
+	{ "fexecve_o_path_program", EXECVEAT, fexecve_program,
+	  raw_execveat_program, 0, 0, false, false, RAN },
+};
+
+#define CASE_COUNT (sizeof(cases) / sizeof(cases[0]))
+
+/* What a child writes for its parent to read. */
+struct report {
+	int made;      /* the world was made */
+	int returned;  /* the call returned (an exec did not) */
+	long rc;
+	int err;
+	int open_after[FIXTURE_END + MOST_FREE + 1];
+};
+
+static struct report *shared;
+
+/* Whether the kernel here has each call (the kernel side runs only
+ * there; qemu-user and old kernels lack some). */
+static bool kernel_has(enum refused call)
+{
+	switch (call) {
+	case OPENAT2:
+		return openat2_refusal() == 0;
+	case FCHMODAT2:
+		return fchmodat2_refusal() == 0;
+	case CLOSE_RANGE:
+		return close_range_refusal() == 0;
+	case EXECVEAT:
+		return execveat_refusal() == 0;
+	case NONE:
+		break;
+	}
+	return true;
+}
+
+static int refuse(enum refused call)
+{
+	switch (call) {
+	case NONE:
+		return 0;
+	case OPENAT2:
+		return block_openat2(ENOSYS);
+	case FCHMODAT2:
+		return block_fchmodat2(ENOSYS);
+	case CLOSE_RANGE:
+		return block_close_range(ENOSYS);
+	case EXECVEAT:
+		return block_execveat(ENOSYS);
+	}
+	return EINVAL;
+}
+
+/* Everything above 2 closed, then the fixture at its numbers. */
+static int open_fixture(void)
+{
+	char path[sizeof(top) + 16];
+
+	for (int fd = TOP_FD; fd < 1024; fd++)
+		close(fd);
+	snprintf(path, sizeof(path), "%s/script", top);
+	if (open(top, O_PATH | O_DIRECTORY) != TOP_FD ||
+	    open(path, O_PATH | O_CLOEXEC) != SCRIPT_FD ||
+	    open(program, O_PATH) != PROGRAM_FD)
+		return -1;
+	return 0;
+}
+
+/* In the child: the world, the fixture, free fds, the call. */
+static void run_child(const struct limit_case *c, bool library,
+		      bool hidden_proc, int free_fds)
+{
+	struct rlimit lowered = { FIXTURE_END + free_fds,
+				  FIXTURE_END + free_fds };
+
+	if ((hidden_proc && hide_proc() != 0) ||
+	    (library && refuse(c->refused) != 0) || open_fixture() != 0 ||
+	    setrlimit(RLIMIT_NOFILE, &lowered) != 0)
+		_exit(0);
+	shared->made = 1;
+	shared->rc = library ? c->call() : c->kernel();
+	shared->err = errno;
+	shared->returned = 1;
+	for (int fd = 0; fd <= FIXTURE_END + MOST_FREE; fd++)
+		shared->open_after[fd] = fcntl(fd, F_GETFD) != -1;
+	_exit(0);
+}
+
+struct outcome {
+	bool made;
+	int answer;  /* 0, an errno, or RAN */
+	int fd;      /* the fd a success returned, else -1 */
+	int extra;   /* an fd open after the call that should not be, or -1 */
+	int missing; /* an fd closed that should not be, or -1 */
+};
+
+static struct outcome run(const struct limit_case *c, bool library,
+			  bool hidden_proc, int free_fds)
+{
+	struct outcome o = { false, 0, -1, -1, -1 };
+	int status;
+	pid_t pid;
+
+	memset(shared, 0, sizeof(*shared));
+	pid = fork();
+	if (pid == 0)
+		run_child(c, library, hidden_proc, free_fds);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+		perror("fork");
+		exit(2);
+	}
+	o.made = shared->made;
+	if (!shared->returned) {
+		o.answer = WIFEXITED(status) && WEXITSTATUS(status) == 0 ?
+			   RAN : -1000;
+		return o;
+	}
+	o.answer = shared->rc < 0 ? shared->err : 0;
+	if (shared->rc > 0 && c->returns_fd)
+		o.fd = (int)shared->rc;
+	for (int fd = 0; fd <= FIXTURE_END + MOST_FREE; fd++) {
+		bool want = fd < FIXTURE_END || fd == o.fd;
+
+		if (c->closes_fixture && o.answer == 0 && fd >= TOP_FD)
+			want = false;
+		if (shared->open_after[fd] && !want && o.extra == -1)
+			o.extra = fd;
+		if (!shared->open_after[fd] && want && o.missing == -1)
+			o.missing = fd;
+	}
+	return o;
+}
+
+static const char *say(int answer)
+{
+	if (answer == RAN)
+		return "the program ran";
+	if (answer == 0)
+		return "0";
+	if (answer == -1000)
+		return "the child died";
+	return strerror(answer);
+}
+
+static int passed, failed, not_here;
+
+static void verdict(bool ok, const char *name, const char *side,
+		    int free_fds, const char *detail)
+{
+	printf("%s %s (%s, %d free): %s\n", ok ? "ok" : "not ok", name, side,
+	       free_fds, detail);
+	if (ok)
+		passed++;
+	else
+		failed++;
+}
+
+/*
+ * The answer a side must give: the case's meaning (EMFILE for an opening
+ * call with no fd free; fexecve without execveat or /proc: ENOSYS), or,
+ * for the library only, EMFILE where fewer fds are free than its man page
+ * says it needs.
+ */
+static void judge(const struct limit_case *c, const char *side,
+		  struct outcome o, int free_fds, bool may_need, bool no_proc)
+{
+	int meant = c->returns_fd && free_fds == 0 ? EMFILE : c->expected;
+	int need = no_proc ? c->need_without_proc : c->need;
+	bool answer_ok;
+	char detail[200];
+
+	if (c->refused == EXECVEAT && no_proc)
+		meant = ENOSYS;
+	may_need = may_need && free_fds < need;
+	answer_ok = o.answer == meant || (may_need && o.answer == EMFILE);
+	if (!o.made) {
+		verdict(false, c->name, side, free_fds,
+			"the world could not be made");
+		return;
+	}
+	snprintf(detail, sizeof(detail), "%s, expected %s%s", say(o.answer),
+		 say(meant), may_need ? " or EMFILE" : "");
+	if (answer_ok && o.fd != -1 && o.fd != FIXTURE_END) {
+		snprintf(detail, sizeof(detail), "answered fd %d, not the "
+			 "lowest free, %d", o.fd, FIXTURE_END);
+		answer_ok = false;
+	} else if (answer_ok && o.extra != -1) {
+		snprintf(detail, sizeof(detail), "fd %d left open", o.extra);
+		answer_ok = false;
+	} else if (answer_ok && o.missing != -1 && o.answer != RAN) {
+		snprintf(detail, sizeof(detail), "fd %d closed", o.missing);
+		answer_ok = false;
+	}
+	verdict(answer_ok, c->name, side, free_fds, detail);
+}
+
+static void make_fixture(void)
+{
+	int fd;
+
+	if (mkdtemp(top) == NULL || chdir(top) != 0 || mkdir("sub", 0755) != 0 ||
+	    (fd = open("sub/file", O_WRONLY | O_CREAT, 0644)) < 0 ||
+	    close(fd) != 0 || symlink("/sub/file", "link") != 0 ||
+	    (fd = open("script", O_WRONLY | O_CREAT, 0755)) < 0 ||
+	    write(fd, "#!/bin/sh\nexit 3\n", 17) != 17 || close(fd) != 0 ||
+	    chdir("/") != 0) {
+		perror("fixture");
+		exit(2);
+	}
+}
+
+static void remove_fixture(void)
+{
+	if (chdir(top) == 0) {
+		unlink("sub/file");
+		rmdir("sub");
+		unlink("link");
+		unlink("script");
+	}
+	if (chdir("/") == 0)
+		rmdir(top);
+}
+
+static int hide_proc_and_refuse(void)
+{
+	int err = hide_proc();
+
+	return err != 0 ? err : block_openat2(ENOSYS);
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const sides[] = { "library, /proc real",
+					     "library, no /proc" };
+	int err;
+
+	setvbuf(stdout, NULL, _IONBF, 0);
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s PROGRAM_THAT_EXITS_0\n", argv[0]);
+		return 2;
+	}
+	program = realpath(argv[1], NULL);
+	err = errno_of_child(hide_proc_and_refuse);
+	if (program == NULL || err != 0) {
+		printf("SKIP: needs %s: %s\n", program ? "a mount namespace "
+		       "and seccomp" : argv[1], strerror(err ? err : errno));
+		return 77;
+	}
+	shared = mmap(NULL, sizeof(*shared), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shared == MAP_FAILED)
+		return 2;
+	make_fixture();
+	for (size_t i = 0; i < CASE_COUNT; i++) {
+		const struct limit_case *c = &cases[i];
+
+		for (int free_fds = 0; free_fds <= MOST_FREE; free_fds++) {
+			if (kernel_has(c->refused))
+				judge(c, "kernel", run(c, false, false, free_fds),
+				      free_fds, false, false);
+			else
+				not_here++;
+			for (int hidden = 0; hidden < 2; hidden++)
+				judge(c, sides[hidden],
+				      run(c, true, hidden, free_fds), free_fds,
+				      true, hidden);
+		}
+	}
+	remove_fixture();
+	if (not_here != 0)
+		printf("not here: %d kernel rows: the kernel lacks the call "
+		       "(the library's side is its fallback there)\n",
+		       not_here);
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed != 0 || passed == 0;
+}
