@@ -370,11 +370,14 @@ static inline int sys_nofile_limit(struct sys_rlimit64 *limit)
  * pselect6(n, readfds, NULL, NULL, {0, 0}, NULL): a zero timeout, so it
  * never waits. The timeout is 16 zero bytes, read as a zero timespec by
  * the 32-bit ABIs' pselect6 (8 bytes) and by every 64-bit one (16).
+ * Writable, on the stack: pselect6 writes the time left back, and
+ * qemu-user 7.2, unlike the kernel, fails a call whose timeout it cannot
+ * write back (measured with 7.2: -1 where the kernel answers 0).
  * ENOSYS where the ABI has no pselect6 by that name.
  */
 static inline int sys_select_now(int n, unsigned long *readfds)
 {
-	static const uint64_t zero_timeout[2];
+	uint64_t zero_timeout[2] = { 0, 0 };
 
 #if defined(SYS_pselect6)
 	return (int)syscall(SYS_pselect6, (long)n, SYS_ARG_PTR(readfds), 0L,
