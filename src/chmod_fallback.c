@@ -14,10 +14,12 @@
  * 3. a directory through its own O_PATH fd: the old fchmodat of ".",
  *    which is the directory itself and never a symlink, opens nothing;
  * 4. a regular file, or a directory whose "." its caller may not search,
- *    opened again by its name in its parent directory, which is held
- *    open (O_PATH) from before the name is checked, so that every step
- *    after the first is relative to what the first found; changed by
- *    fchmod only if it is still the same file (st_dev, st_ino);
+ *    opened again: on Linux 7.2 and later through its own O_PATH fd
+ *    (O_EMPTYPATH, no name at all); before, by its name in its parent
+ *    directory, which is held open (O_PATH) from before the name is
+ *    checked, so that every step after the first is relative to what the
+ *    first found; changed by fchmod only if it is still the same file
+ *    (st_dev, st_ino);
  * 5. anything else (a device, a FIFO, a socket: opening them has effects)
  *    gets EOPNOTSUPP, as glibc answers without /proc.
  *
@@ -25,7 +27,8 @@
  * again, and a close of any fd of a file that is not O_PATH drops every
  * POSIX record lock the process holds on it. A process that holds such a
  * lock holds an fd of the file, so step 4 first looks through the fd
- * table and refuses (EBUSY) where the process holds the file open.
+ * table and refuses (EBUSY) where the process holds the file open to read
+ * or write.
  *
  * Step 4 needs read permission, which a chmod does not: where the open is
  * refused (EACCES), EOPNOTSUPP.
@@ -54,6 +57,16 @@
  */
 #ifndef O_LARGEFILE
 #define O_LARGEFILE 0
+#endif
+
+/*
+ * Linux 7.2's openat flag that opens the file of dirfd itself when the
+ * name is "" (measured on 7.2.13 and 7.3: tests/kernels). Kernels before
+ * answer the empty name ENOENT, whatever they make of the bit (5.10 keeps
+ * an internal flag there, later ones drop it).
+ */
+#ifndef O_EMPTYPATH
+#define O_EMPTYPATH (1 << 26)
 #endif
 
 #define LOOKUP_FLAGS (O_PATH | O_NOFOLLOW | O_CLOEXEC | O_LARGEFILE)
@@ -111,10 +124,30 @@ static int reopen_failed(void)
 	return -1;
 }
 
+/* The process holds the file open to read or write: it may hold record
+ * locks on it, which the close of a reopened fd would drop. */
+static bool holds_open(const struct stat *st)
+{
+	struct fd_holders holders = libexecveat_fd_holders(st);
+
+	return holders.reading != -1 || holders.writing;
+}
+
+/* Step 4 on Linux 7.2+: the O_PATH fd's own file opened, no name looked
+ * up; 1 where the kernel has no O_EMPTYPATH. */
+static int chmod_reopened_itself(int fd, const struct stat *st, mode_t mode)
+{
+	int reopened = sys_openat(fd, "", REOPEN_FLAGS | O_EMPTYPATH |
+				  (S_ISDIR(st->st_mode) ? O_DIRECTORY : 0), 0);
+
+	if (reopened < 0)
+		return errno == ENOENT ? 1 : reopen_failed();
+	return chmod_opened(reopened, st, mode);
+}
+
 int libexecveat_chmod_by_reopening(int parent, const char *name,
 				   const struct stat *st, mode_t mode)
 {
-	struct fd_holders holders;
 	struct stat now;
 	int fd;
 
@@ -127,11 +160,6 @@ int libexecveat_chmod_by_reopening(int parent, const char *name,
 	    (now.st_mode & S_IFMT) != (st->st_mode & S_IFMT) ||
 	    !(S_ISREG(now.st_mode) || S_ISDIR(now.st_mode))) {
 		errno = EAGAIN;
-		return -1;
-	}
-	holders = libexecveat_fd_holders(st);
-	if (holders.reading != -1 || holders.writing) {
-		errno = EBUSY;
 		return -1;
 	}
 	fd = sys_openat(parent, name,
@@ -222,6 +250,13 @@ static int chmod_file(int fd, int dirfd, const char *path, mode_t mode)
 		if (rc == 0 || errno != EACCES)
 			return rc;
 	}
+	if (holds_open(&st)) {
+		errno = EBUSY;
+		return -1;
+	}
+	rc = chmod_reopened_itself(fd, &st, mode);
+	if (rc != 1)
+		return rc;
 	if (path[0] == '\0') {
 		errno = EOPNOTSUPP;
 		return -1;

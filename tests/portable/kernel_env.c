@@ -140,6 +140,20 @@ int block_fchmodat2(int err)
 	return load_syscall_filter((uint32_t)FCHMODAT2_NR, err);
 }
 
+bool kernel_reopens_empty_path(void)
+{
+	int dir = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC), reopened = -1;
+
+	if (dir >= 0)
+		reopened = openat(dir, "", (1 << 26) | O_RDONLY | O_DIRECTORY |
+				  O_CLOEXEC);
+	if (reopened >= 0)
+		close(reopened);
+	if (dir >= 0)
+		close(dir);
+	return reopened >= 0;
+}
+
 int kernel_version(void)
 {
 	struct utsname u;

@@ -7,6 +7,7 @@
 #ifndef TESTS_PORTABLE_KERNEL_ENV_H
 #define TESTS_PORTABLE_KERNEL_ENV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "proc_mounts.h"
@@ -35,6 +36,10 @@ int close_range_refusal(void);
 int fchmodat2_refusal(void);
 int block_close_range(int err);
 int block_fchmodat2(int err);
+
+/* Whether openat(fd, "", O_EMPTYPATH) opens an O_PATH fd's own file
+ * (Linux 7.2); kernels before answer the empty name ENOENT. */
+bool kernel_reopens_empty_path(void);
 
 /* The running kernel's version as major * 100 + minor (uname), for
  * answers that changed between kernels. */
