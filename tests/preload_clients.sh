@@ -5,8 +5,10 @@
 #
 #   tmux 3.3a       imports glibc's closefrom (its server and each pane's
 #                   child call closefrom(3) before exec)
-#   python3 3.11    imports close_range (subprocess, close_fds=True) and
-#                   fchmodat (os.chmod(..., follow_symlinks=False))
+#   python3 3.11    imports close_range (subprocess, close_fds=True),
+#                   fchmodat (os.chmod(..., follow_symlinks=False)) and
+#                   fexecve (os.execve of an fd); each keeps the
+#                   program's record locks
 #   mkfifo (coreutils 9.1)  imports lchmod (mkfifo -m MODE)
 #
 # OpenSSH's ssh carries a closefrom of its own, which calls close_range:
@@ -133,6 +135,48 @@ for world_args in "none 38" "fake 1"; do
 	check python_chmod_nofollow_preloaded_changes_the_file "$world" \
 		"$([ "$got" = "changed 600 644 " ] && echo yes)" "$got"
 done
+
+# ---- python3: record locks kept ----
+# The program holds a POSIX read lock (F_SETLK) on "file" through a read
+# fd, then asks the library: it may refuse, but the lock must stay, as
+# the kernel's calls keep it. Asked as an open file description's lock
+# (F_OFD_GETLK), which meets the process's own POSIX locks.
+py_locks='
+import fcntl, os, struct, sys
+path, what = sys.argv[1], sys.argv[2]
+flock = "hhxxxxqqixxxx"
+held = os.open(path, os.O_RDONLY)
+fcntl.fcntl(held, fcntl.F_SETLK, struct.pack(flock, fcntl.F_RDLCK, 0, 0, 0, 0))
+try:
+    if what == "chmod":
+        os.chmod(path, 0o600, follow_symlinks=False)
+        said = "changed"
+    else:
+        fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+        os.execve(fd, ["script"], {})
+except OSError as e:
+    said = os.strerror(e.errno)
+probe = os.open(path, os.O_RDONLY)
+lock = struct.pack(flock, fcntl.F_WRLCK, 0, 0, 0, 0)
+l_type, _, _, _, pid = struct.unpack(flock,
+                                     fcntl.fcntl(probe, fcntl.F_OFD_GETLK, lock))
+print(said, "lock", "held" if l_type != fcntl.F_UNLCK and pid == os.getpid() else "gone")'
+reset
+printf '#!/bin/sh\nexit 3\n' >"$work/file"
+chmod 755 "$work/file"
+for proc in none real; do
+	world="fchmodat2 refused (ENOSYS), $proc /proc"
+	got=$(in_world $proc fchmodat2 38 "$lib" -- "$python" -c "$py_locks" "$work/file" chmod 2>&1)
+	want=$([ $proc = none ] && echo "Device or resource busy lock held" ||
+		echo "changed lock held")
+	check python_chmod_preloaded_keeps_the_lock "$world" \
+		"$([ "$got" = "$want" ] && echo yes)" "$got (expected $want)"
+done
+world="execveat refused (ENOSYS), real /proc"
+chmod 755 "$work/file" # as the chmod cases found it
+got=$(in_world real execveat 38 "$lib" -- "$python" -c "$py_locks" "$work/file" exec 2>&1)
+check python_fexecve_cloexec_script_preloaded_keeps_the_lock "$world" \
+	"$([ "$got" = "No such file or directory lock held" ] && echo yes)" "$got"
 
 # ---- mkfifo -m: lchmod ----
 # mkfifo makes the FIFO with the mode less the umask (022: 0644), then
