@@ -41,6 +41,7 @@
 
 #include "chmod_fallback.h"
 #include "proc_mounts.h"
+#include "record_lock.h"
 
 static int dir = -1;
 static int passed, failed, skipped;
@@ -218,16 +219,6 @@ static void swapped_parent_is_not_looked_up_again(void)
 	unlinkat(dir, "decoy", AT_REMOVEDIR);
 }
 
-/* Whether an F_WRLCK over the whole file, asked through fd as an OFD
- * lock's owner, finds the lock of a process (l_pid > 0) in its way. */
-static bool process_lock_seen(int fd)
-{
-	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
-
-	return fcntl(fd, F_OFD_GETLK, &fl) == 0 && fl.l_type != F_UNLCK &&
-	       fl.l_pid == getpid();
-}
-
 enum lock_call { CALL_FCHMODAT, CALL_ABSOLUTE };
 
 /*
@@ -268,7 +259,7 @@ static void locked_case(const char *name, short lock_type, bool lock,
 							  AT_SYMLINK_NOFOLLOW);
 		answer[0] = rc == 0 ? 0 : errno;
 		other = openat(dir, "locked", O_RDONLY);
-		answer[1] = process_lock_seen(other);
+		answer[1] = record_lock_seen(other);
 		answer[2] = (int)mode_of("locked");
 		if (write(report[1], answer, sizeof(answer)) != sizeof(answer))
 			_exit(4);

@@ -30,6 +30,7 @@
 #include "execveat.h"
 #include "execveat_refusal.h"
 #include "kernel_env.h"
+#include "record_lock.h"
 
 #define RAN (-1000) /* the exec succeeded: something ran */
 
@@ -66,24 +67,6 @@ static const struct lock_case cases[] = {
 
 #define CASE_COUNT (sizeof(cases) / sizeof(cases[0]))
 
-/* Whether this process holds a lock on file: asked as an open file
- * description's lock (F_OFD_GETLK), which conflicts with the process's
- * own POSIX locks, on an fd opened for the question. Closed only after
- * the answer is known, and by then nothing else needs the lock. */
-static bool lock_held(const char *file)
-{
-	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
-	int fd = open(file, O_RDONLY | O_CLOEXEC);
-	bool held;
-
-	if (fd < 0)
-		return false;
-	held = fcntl(fd, F_OFD_GETLK, &fl) == 0 && fl.l_type != F_UNLCK &&
-	       fl.l_pid == getpid();
-	close(fd);
-	return held;
-}
-
 static char *child_argv[] = { "script", NULL };
 static char *child_envp[] = { NULL };
 
@@ -104,7 +87,7 @@ static void run_child(const struct lock_case *c, bool refuse, int report)
 	else {
 		fexecve(fd, child_argv, child_envp);
 		result[0] = errno;
-		result[1] = lock_held(c->file);
+		result[1] = record_lock_held(c->file);
 	}
 	_exit(write(report, result, sizeof(result)) == sizeof(result) ? 0 : 125);
 }

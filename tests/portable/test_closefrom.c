@@ -51,6 +51,7 @@
 
 #include "execveat.h"
 #include "kernel_env.h"
+#include "record_lock.h"
 
 /* The fds whose state a case reports: the standard three, a run of
  * fixture fds, and three above the lowered limit. */
@@ -142,24 +143,6 @@ static const struct cr_case cases[] = {
 
 /* The scratch file the fixture holds at fd 0, locked. */
 static char lock_path[] = "/tmp/libexecveat-closefrom-lock-XXXXXX";
-
-/* Whether this process holds a lock on the scratch file: asked as an
- * open file description's lock (F_OFD_GETLK), which conflicts with the
- * process's own POSIX locks, on an fd opened for the question, and
- * closed once the answer is known (which drops the lock). */
-static bool lock_held(void)
-{
-	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
-	int fd = open(lock_path, O_RDONLY | O_CLOEXEC);
-	bool held;
-
-	if (fd < 0)
-		return false;
-	held = fcntl(fd, F_OFD_GETLK, &fl) == 0 && fl.l_type != F_UNLCK &&
-	       fl.l_pid == getpid();
-	close(fd);
-	return held;
-}
 
 static void record(struct fd_state *state)
 {
@@ -341,7 +324,7 @@ static void *thread_main(void *arg)
 	shared->rc = tc->call(tc->c);
 	shared->err = errno;
 	record(&shared->after);
-	shared->lock_held = lock_held();
+	shared->lock_held = record_lock_held(lock_path);
 	return NULL;
 }
 
@@ -359,7 +342,7 @@ static void call_and_record(const struct cr_case *c, call_fn call)
 	shared->rc = call(c);
 	shared->err = errno;
 	record(&shared->after);
-	shared->lock_held = lock_held();
+	shared->lock_held = record_lock_held(lock_path);
 }
 
 #define CHILD_CRASHED (-1000)
