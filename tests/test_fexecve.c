@@ -84,7 +84,8 @@ static void fexecve_without_proc_runs_binary(void **state)
 	(void)state;
 	/* Where execveat is refused already (qemu-user), nothing is left to
 	 * run it by, and the refusal is the answer. */
-	assert_execveat_ran(fexecve_in(PROC_HIDDEN, 0), CHILD_STATUS);
+	assert_fd_exec_ran_without_proc(fexecve_in(PROC_HIDDEN, 0),
+					CHILD_STATUS);
 }
 
 static void fexecve_falls_back_to_proc_on_enosys(void **state)
@@ -305,10 +306,10 @@ static void fexecve_asks_execveat_when_flag_came_from_another_thread(void **stat
 	struct world w = { PROC_HIDDEN, 0,
 			   open_or_fail(report_args_path, O_RDONLY) };
 
-	assert_program_ran(run_in_child(without_proc,
-					call_fexecve_after_other_thread_learned,
-					&w),
-			   CHILD_STATUS);
+	assert_fd_exec_ran_without_proc(
+		run_in_child(without_proc,
+			     call_fexecve_after_other_thread_learned, &w),
+		CHILD_STATUS);
 	close(w.fd);
 }
 

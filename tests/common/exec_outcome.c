@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "exec_outcome.h"
 #include "execveat_refusal.h"
+#include "fixture.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -88,4 +89,24 @@ void assert_execveat_ran(struct exec_outcome o, int status)
 void assert_execveat_failed(struct exec_outcome o, int expected_errno)
 {
 	assert_exec_failed(o, execveat_outcome_errno(expected_errno));
+}
+
+int kernel_errno_without_proc(void)
+{
+	static int answer = -1; /* not asked yet */
+
+	if (answer == -1)
+		answer = execveat_refusal() != 0 ? 0 :
+			 execveat_errno_without_proc(report_args_path);
+	return answer > 0 ? answer : 0;
+}
+
+void assert_fd_exec_ran_without_proc(struct exec_outcome o, int status)
+{
+	int err = kernel_errno_without_proc();
+
+	if (err != 0)
+		assert_exec_failed(o, err);
+	else
+		assert_execveat_ran(o, status);
 }

@@ -39,4 +39,13 @@ void assert_exec_failed(struct exec_outcome o, int expected_errno);
 void assert_execveat_ran(struct exec_outcome o, int status);
 void assert_execveat_failed(struct exec_outcome o, int expected_errno);
 
+/* Where execveat is there but this kernel cannot exec an fd without /proc
+ * (Debian 11's 5.10: execveat_errno_without_proc), the errno a world
+ * without /proc gets from the kernel itself; else 0. */
+int kernel_errno_without_proc(void);
+
+/* assert_execveat_ran for an exec of an fd in a world without /proc:
+ * where the kernel cannot, its errno instead. */
+void assert_fd_exec_ran_without_proc(struct exec_outcome o, int status);
+
 #endif /* TESTS_EXEC_OUTCOME_H */

@@ -16,4 +16,13 @@ int execveat_refusal(void);
  * expected where execveat is there, its refusal where it is not. */
 int execveat_outcome_errno(int expected);
 
+/*
+ * What execveat of an fd of program answers with /proc hidden (an empty
+ * tmpfs over it, in a child of its own): 0 where it runs the program;
+ * ENOENT on Debian 11's kernel 5.10, which looks the name /dev/fd/N up to
+ * exec an fd (fexecve(3), NOTES); -1 where no mount namespace can be
+ * made. A world without /proc has that answer from the kernel itself.
+ */
+int execveat_errno_without_proc(const char *program);
+
 #endif /* TESTS_EXECVEAT_REFUSAL_H */

@@ -440,6 +440,13 @@ static bool needs_own_filter(const struct env_case *c)
  */
 static struct expected expected_here(const struct env_case *c)
 {
+	int kernel_errno = kernel_errno_without_proc();
+
+	/* A kernel that cannot exec an fd without /proc says so itself
+	 * (exec_outcome.h): then nothing runs there. */
+	if (c->env->proc == NO_PROC && c->env->execveat_errno == 0 &&
+	    kernel_errno != 0 && c->expected.runs)
+		return (struct expected)FAILS(kernel_errno);
 	if (c->env->execveat_errno != 0 || refusal_here == 0)
 		return c->expected;
 	for (size_t i = 0; i < CASE_COUNT; i++)
