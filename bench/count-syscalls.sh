@@ -5,7 +5,8 @@
 # fcntl and execve, plus a pread of two bytes when the fd is close-on-exec
 # (a script would be refused); one less once ENOSYS is known. A
 # close-on-exec script, refused with ENOENT: the same calls up to the
-# pread, then faccessat2 (may the caller execute it?) instead of execve.
+# pread, then an fcntl (does the fd write the file? then execve answers
+# ETXTBSY) and faccessat2 (may the caller execute it?) instead of execve.
 #
 #   count-syscalls.sh FEXECVE-ONCE PROGRAM
 #
@@ -72,7 +73,7 @@ count enosys-later inherited 5 "$proc_exec"
 count eperm cloexec 7 "$proc_exec"
 count eperm inherited 6 "$proc_exec"
 count fast cloexec-script 1 'execveat('
-count enosys-first cloexec-script 7 'faccessat2('
-count enosys-later cloexec-script 6 'faccessat2('
-count eperm cloexec-script 7 'faccessat2('
+count enosys-first cloexec-script 8 'faccessat2('
+count enosys-later cloexec-script 7 'faccessat2('
+count eperm cloexec-script 8 'faccessat2('
 exit "$failed"

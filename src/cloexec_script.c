@@ -40,41 +40,22 @@ static bool is_hash_bang(const char head[2], int n)
 }
 
 /*
- * 1 where execveat would read the file as a script, 0 where it would not,
- * -EMFILE (or -ENFILE) where no fd is free to look: the answer cannot be
- * known, and an exec of a script's name would start an interpreter that
- * cannot open it.
- *
- * An exec refuses a file that any fd holds open for writing (ETXTBSY)
- * before it reads it (Linux 5.10 to 7.3, tests/kernels): of the process's
- * own fds that is seen here, and left to execve, which answers the same.
- *
- * The first two bytes are read without moving any fd's offset: through fd
- * where it reads, else through another fd of the process that holds the
- * file open for reading. Only where no fd holds it open to read or write
- * is the proven name opened, and closed again: a close of an fd of a file
- * the process holds open otherwise would drop its record locks on the
- * file (fd_held.h), as execveat never does.
+ * read_as_script for an fd that cannot be read (O_PATH): through another
+ * fd of the process that reads the file, or the proven name opened where
+ * none holds it open to read or write.
  */
-static int read_as_script(int fd, const char *proven_name)
+static int read_through_another_fd(int fd, const char *proven_name)
 {
-	int flags = sys_fcntl_getfl(fd), n, reopened;
 	struct fd_holders holders;
 	struct stat st;
 	char head[2];
+	int n, reopened;
 
-	if (flags == -1 || libexecveat_fd_flags_write(flags))
-		return 0;
-	if (libexecveat_fd_flags_read(flags) &&
-	    !is_hash_bang(head, sys_pread_start(fd, head, sizeof(head))))
-		return 0;
 	if (sys_fstat(fd, &st) != 0)
 		return 0;
 	holders = libexecveat_fd_holders(&st);
 	if (holders.writing)
 		return 0;
-	if (libexecveat_fd_flags_read(flags))
-		return 1;
 	if (holders.reading != -1)
 		return is_hash_bang(head, sys_pread_start(holders.reading, head,
 							  sizeof(head)));
@@ -84,6 +65,39 @@ static int read_as_script(int fd, const char *proven_name)
 	n = sys_pread_start(reopened, head, sizeof(head));
 	sys_close(reopened);
 	return is_hash_bang(head, n);
+}
+
+/*
+ * 1 where execveat would read the file as a script, 0 where it would not,
+ * -EMFILE (or -ENFILE) where no fd is free to look: the answer cannot be
+ * known, and an exec of a script's name would start an interpreter that
+ * cannot open it.
+ *
+ * An exec refuses a file open for writing (ETXTBSY) before it reads it
+ * (Linux 5.10 to 7.3, tests/kernels): where fd itself writes, that is
+ * left to execve, which answers the same.
+ *
+ * The first two bytes are read without moving any fd's offset: through fd
+ * where it reads (one system call for a binary, as before the question
+ * of locks), else through another fd of the process that holds the file
+ * open for reading. Only where no fd holds it open to read or write is
+ * the proven name opened, and closed again: a close of an fd of a file
+ * the process holds open otherwise would drop its record locks on the
+ * file (fd_held.h), as execveat never does. That search also sees the
+ * process's fds that write the file; for an fd that reads, the other
+ * fds are not searched (fexecve(3), BUGS).
+ */
+static int read_as_script(int fd, const char *proven_name)
+{
+	char head[2];
+	int n = sys_pread_start(fd, head, sizeof(head)), flags;
+
+	if (n >= 0 && !is_hash_bang(head, n))
+		return 0;
+	flags = sys_fcntl_getfl(fd);
+	if (flags == -1 || libexecveat_fd_flags_write(flags))
+		return 0;
+	return n >= 0 ? 1 : read_through_another_fd(fd, proven_name);
 }
 
 /*

@@ -4,8 +4,9 @@
  * (src/cloexec_script.c). Each case holds a POSIX record lock on the file
  * through one fd (or the same) and calls fexecve, first with execveat there
  * (the kernel's answer), then with it refused (ENOSYS, the fallback
- * through a real /proc): both must answer the same errno, the one the
- * case names, and the lock must still be held after either. A close of
+ * through a real /proc): both must answer the errno the case names (the
+ * fallback otherwise only where fexecve(3) says so), and the lock must
+ * still be held after either. A close of
  * any fd of the file that the look opened would drop the lock, as a
  * kernel's execveat never does.
  *
@@ -44,25 +45,29 @@ struct lock_case {
 	int holder_flags;   /* how the lock's fd is opened; -1: the exec fd */
 	short lock_type;
 	int expected;       /* errno */
+	int fallback;       /* the fallback's errno where fexecve(3) says it
+			     * differs; 0: expected */
 };
 
 static const struct lock_case cases[] = {
 	{ "O_PATH script, read lock through a read fd", script,
-	  O_PATH | O_CLOEXEC, O_RDONLY, F_RDLCK, ENOENT },
+	  O_PATH | O_CLOEXEC, O_RDONLY, F_RDLCK, ENOENT, 0 },
 	{ "O_PATH script, write lock through a read-write fd", script,
-	  O_PATH | O_CLOEXEC, O_RDWR, F_WRLCK, ETXTBSY },
+	  O_PATH | O_CLOEXEC, O_RDWR, F_WRLCK, ETXTBSY, 0 },
 	{ "O_PATH script, write lock through a write-only fd", script,
-	  O_PATH | O_CLOEXEC, O_WRONLY, F_WRLCK, ETXTBSY },
+	  O_PATH | O_CLOEXEC, O_WRONLY, F_WRLCK, ETXTBSY, 0 },
 	{ "read fd of the script, read lock through it", script,
-	  O_RDONLY | O_CLOEXEC, -1, F_RDLCK, ENOENT },
+	  O_RDONLY | O_CLOEXEC, -1, F_RDLCK, ENOENT, 0 },
+	/* fexecve(3), BUGS: another fd that writes the file is not looked
+	 * for where fd itself reads. */
 	{ "read fd of the script, write lock through a read-write fd", script,
-	  O_RDONLY | O_CLOEXEC, O_RDWR, F_WRLCK, ETXTBSY },
+	  O_RDONLY | O_CLOEXEC, O_RDWR, F_WRLCK, ETXTBSY, ENOENT },
 	{ "write-only fd of the script, write lock through it", script,
-	  O_WRONLY | O_CLOEXEC, -1, F_WRLCK, ETXTBSY },
+	  O_WRONLY | O_CLOEXEC, -1, F_WRLCK, ETXTBSY, 0 },
 	{ "read-write fd of the script, read lock through it", script,
-	  O_RDWR | O_CLOEXEC, -1, F_RDLCK, ETXTBSY },
+	  O_RDWR | O_CLOEXEC, -1, F_RDLCK, ETXTBSY, 0 },
 	{ "O_PATH binary, write lock through a write-only fd", binary,
-	  O_PATH | O_CLOEXEC, O_WRONLY, F_WRLCK, ETXTBSY },
+	  O_PATH | O_CLOEXEC, O_WRONLY, F_WRLCK, ETXTBSY, 0 },
 };
 
 #define CASE_COUNT (sizeof(cases) / sizeof(cases[0]))
@@ -127,14 +132,14 @@ static const char *describe(int answer)
 	return text;
 }
 
-static bool check(const struct lock_case *c, const char *who, int answer,
-		  bool held)
+static bool check(const struct lock_case *c, const char *who, int expected,
+		  int answer, bool held)
 {
-	if (answer == c->expected && held)
+	if (answer == expected && held)
 		return true;
 	printf("not ok %s (%s): %s, lock %s; expected %s, lock held\n",
 	       c->name, who, describe(answer), held ? "held" : "gone",
-	       strerror(c->expected));
+	       strerror(expected));
 	return false;
 }
 
@@ -183,13 +188,15 @@ int main(void)
 	for (size_t i = 0; i < CASE_COUNT; i++) {
 		const struct lock_case *c = &cases[i];
 		int answer = outcome(c, false, &held);
-		bool ok = check(c, "execveat", answer, held);
+		int fallback = c->fallback ? c->fallback : c->expected;
+		bool ok = check(c, "execveat", c->expected, answer, held);
 
 		answer = outcome(c, true, &held);
-		ok = check(c, "fallback", answer, held) && ok;
+		ok = check(c, "fallback", fallback, answer, held) && ok;
 		if (ok)
-			printf("ok %s: %s, lock held\n", c->name,
-			       strerror(c->expected));
+			printf("ok %s: %s (the fallback: %s), lock held\n",
+			       c->name, strerror(c->expected),
+			       strerror(fallback));
 		failed += !ok;
 	}
 	unlink(script);
