@@ -85,7 +85,7 @@ static int read_through_another_fd(int fd, const char *proven_name)
  * the process holds open otherwise would drop its record locks on the
  * file (fd_held.h), as execveat never does. That search also sees the
  * process's fds that write the file; for an fd that reads, the other
- * fds are not searched (fexecve(3), BUGS).
+ * fds are not searched (fexecve(3), NOTES, Scripts).
  */
 static int read_as_script(int fd, const char *proven_name)
 {
