@@ -58,8 +58,8 @@ static const struct lock_case cases[] = {
 	  O_PATH | O_CLOEXEC, O_WRONLY, F_WRLCK, ETXTBSY, 0 },
 	{ "read fd of the script, read lock through it", script,
 	  O_RDONLY | O_CLOEXEC, -1, F_RDLCK, ENOENT, 0 },
-	/* fexecve(3), NOTES, Scripts: another fd that writes the file is not looked
-	 * for where fd itself reads. */
+	/* fexecve(3), NOTES, Scripts: another fd that writes the file is
+	 * not looked for where fd itself reads. */
 	{ "read fd of the script, write lock through a read-write fd", script,
 	  O_RDONLY | O_CLOEXEC, O_RDWR, F_WRLCK, ETXTBSY, ENOENT },
 	{ "write-only fd of the script, write lock through it", script,
