@@ -65,15 +65,18 @@ in_world() {
 # ---- tmux: closefrom ----
 # A pane runs REPORT_INHERITED, which counts the fds it inherited (of 3
 # to 9 and 1500, open in the client that starts the server), and writes
-# its count where the test reads it.
+# its count where the test reads it. Waited for until it is written or
+# the session is gone (its one pane ended, or the server died), however
+# busy the machine is.
 tmux_case() { # PROC ERRNO PRELOAD
 	rm -f "$work/count"
 	in_world "$1" close_range "$2" "$3" -- "$BASH" -c '
 		exec 7</dev/null 1500</dev/null
 		tmux -S "$1/sock" -f /dev/null new-session -d \
 			"$2 3 4 5 6 7 8 9 1500; echo \$? >$1/count"
-		for i in $(seq 50); do
-			[ -s "$1/count" ] && break; sleep 0.1
+		until [ -s "$1/count" ] ||
+			! tmux -S "$1/sock" has-session 2>/dev/null; do
+			sleep 0.1
 		done
 		tmux -S "$1/sock" kill-server' tmux-case "$work" "$report" \
 		>/dev/null 2>&1
