@@ -15,8 +15,9 @@
  * may not execute it, ENOENT if it may; EMFILE or ENFILE where it had to
  * open the file to look (an O_PATH fd, and no other fd of the process
  * reads the file) and no fd was free. Costs an fcntl; for a close-on-exec
- * executable file a two-byte read more, and for a script (or an O_PATH
- * fd) a search of the fd table and one faccessat2 more.
+ * executable file a two-byte read more; for a script an fcntl and a
+ * faccessat2 more; for an O_PATH fd, which cannot be read, a search of
+ * the fd table instead of the read.
  */
 int libexecveat_cloexec_script_refusal(int fd, const struct proc_fd_name *name);
 

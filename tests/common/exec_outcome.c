@@ -93,11 +93,14 @@ void assert_execveat_failed(struct exec_outcome o, int expected_errno)
 
 int kernel_errno_without_proc(void)
 {
-	static int answer = -1; /* not asked yet */
+	static bool asked;
+	static int answer;
 
-	if (answer == -1)
+	if (!asked) {
 		answer = execveat_refusal() != 0 ? 0 :
 			 execveat_errno_without_proc(report_args_path);
+		asked = true;
+	}
 	return answer > 0 ? answer : 0;
 }
 

@@ -45,7 +45,7 @@ enum { TOP_FD = 3, SCRIPT_FD, PROGRAM_FD, FIXTURE_END };
 static char top[] = "/tmp/libexecveat-fd-limit-XXXXXX";
 static const char *program; /* what the exec cases run: exits 0 */
 
-enum refused { NONE, OPENAT2, FCHMODAT2, CLOSE_RANGE, EXECVEAT };
+enum refused { OPENAT2, FCHMODAT2, CLOSE_RANGE, EXECVEAT };
 
 struct limit_case {
 	const char *name;
@@ -202,8 +202,6 @@ static bool kernel_has(enum refused call)
 		return close_range_refusal() == 0;
 	case EXECVEAT:
 		return execveat_refusal() == 0;
-	case NONE:
-		break;
 	}
 	return true;
 }
@@ -211,8 +209,6 @@ static bool kernel_has(enum refused call)
 static int refuse(enum refused call)
 {
 	switch (call) {
-	case NONE:
-		return 0;
 	case OPENAT2:
 		return block_openat2(ENOSYS);
 	case FCHMODAT2:
