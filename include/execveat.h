@@ -16,6 +16,7 @@
  * and close_range in the one and fchmodat and lchmod in the other, and
  * ours must come after them and match them exactly, exception
  * specification and all. */
+#include <errno.h>
 #include <fcntl.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -58,6 +59,26 @@ struct open_how {
 #endif
 #ifndef RESOLVE_CACHED
 #define RESOLVE_CACHED 0x20        /* only from the dentry cache, or EAGAIN */
+#endif
+
+/*
+ * Linux 7.2's open flags, where the system headers lack them: with the
+ * empty name, O_EMPTYPATH opens the file of dirfd itself (openat and
+ * openat2); OPENAT2_REGULAR (openat2's how.flags only) opens a regular
+ * file and refuses anything else with EFTYPE, opening nothing. EFTYPE is
+ * the asm-generic value: the ABIs with errno numbers of their own (MIPS,
+ * Alpha, SPARC, PA-RISC) get no definition, and the library answers
+ * OPENAT2_REGULAR as a kernel without it there (EINVAL).
+ */
+#ifndef O_EMPTYPATH
+#define O_EMPTYPATH 0400000000 /* 1 << 26 */
+#endif
+#ifndef OPENAT2_REGULAR
+#define OPENAT2_REGULAR (UINT64_C(1) << 32)
+#endif
+#if !defined(EFTYPE) && !defined(__mips__) && !defined(__alpha__) && \
+	!defined(__sparc__) && !defined(__hppa__)
+#define EFTYPE 134
 #endif
 
 #ifdef __cplusplus
@@ -140,8 +161,10 @@ int fexecve(int fd, char *const argv[], char *const envp[]) EXECVEAT_NOTHROW;
  * qemu-user, a seccomp policy) does it check @p how as the kernel would
  * and resolve @p pathname itself, one component at a time, without /proc,
  * never leaving @p dirfd under RESOLVE_BENEATH or RESOLVE_IN_ROOT; there
- * RESOLVE_CACHED gets EAGAIN. openat2(3) lists where that answer can
- * differ from the kernel's.
+ * RESOLVE_CACHED gets EAGAIN, and Linux 7.2's O_EMPTYPATH and
+ * OPENAT2_REGULAR are taken where the kernel has them (EINVAL where it
+ * does not). openat2(3) lists where that answer can differ from the
+ * kernel's.
  *
  * Safe in a signal handler and in a vfork() child: it allocates nothing
  * and takes no locks. Unlike glibc's, not a cancellation point.

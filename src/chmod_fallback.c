@@ -39,6 +39,7 @@
 #include <stddef.h>
 
 #include "chmod_fallback.h"
+#include "execveat.h" /* O_EMPTYPATH (Linux 7.2) */
 #include "fd_held.h"
 #include "null_check.h"
 #include "proc_fd_dir.h"
@@ -57,16 +58,6 @@
  */
 #ifndef O_LARGEFILE
 #define O_LARGEFILE 0
-#endif
-
-/*
- * Linux 7.2's openat flag that opens the file of dirfd itself when the
- * name is "" (measured on 7.2.13 and 7.3: tests/kernels). Kernels before
- * answer the empty name ENOENT, whatever they make of the bit (5.10 keeps
- * an internal flag there, later ones drop it).
- */
-#ifndef O_EMPTYPATH
-#define O_EMPTYPATH (1 << 26)
 #endif
 
 #define LOOKUP_FLAGS (O_PATH | O_NOFOLLOW | O_CLOEXEC | O_LARGEFILE)

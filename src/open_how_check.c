@@ -2,6 +2,9 @@
  * openat2's argument checks, as fs/open.c's build_open_flags() and the
  * system call's entry make them (Linux 6.18).
  *
+ * Linux 7.2's O_EMPTYPATH and OPENAT2_REGULAR are valid only where the
+ * caller says the kernel has them (open_how_check.h).
+ *
  * The O_ values are the kernel's: <asm/fcntl.h> where the kernel headers
  * are installed, because the C library's can differ (glibc defines
  * O_LARGEFILE as 0 on 64-bit ABIs, where the kernel's bit is still a valid
@@ -48,6 +51,10 @@
 /* What O_PATH may come with (O_PATH_FLAGS in fs/open.c). */
 #define O_PATH_FLAGS ((uint64_t)(O_DIRECTORY | O_NOFOLLOW | O_PATH | O_CLOEXEC))
 
+/* Linux 7.2's (include/execveat.h has them for callers). */
+#define EMPTYPATH_BIT ((uint64_t)1 << 26)
+#define REGULAR_BIT ((uint64_t)1 << 32)
+
 /* The RESOLVE_ bits of Linux 6.18 (<linux/openat2.h>); a bit the kernel
  * adds later is one the fallback does not implement, so EINVAL for it is
  * the older kernel's answer. */
@@ -87,10 +94,14 @@ static int mode_errno(uint64_t flags, uint64_t mode)
 	return mode != 0 ? EINVAL : 0;
 }
 
-static int flags_errno(uint64_t flags)
+static int flags_errno(uint64_t flags, uint64_t (*newer_flags)(void))
 {
+	/* The kernel is asked only about a bit 6.18 does not know. */
+	uint64_t newer = flags & ~VALID_OPEN_FLAGS ? newer_flags() : 0;
+	uint64_t path_flags = O_PATH_FLAGS | (newer & EMPTYPATH_BIT);
+
 	/* O_CLOEXEC is stripped before any check; it is valid anyway. */
-	if (flags & ~VALID_OPEN_FLAGS)
+	if (flags & ~(VALID_OPEN_FLAGS | newer))
 		return EINVAL;
 	/* Refused by 6.18 whether or not the file exists; it also refuses
 	 * O_TMPFILE | O_CREAT, since O_TMPFILE holds O_DIRECTORY. */
@@ -99,7 +110,11 @@ static int flags_errno(uint64_t flags)
 	if ((flags & TMPFILE_BIT) &&
 	    (!(flags & O_DIRECTORY) || (flags & O_ACCMODE) == O_RDONLY))
 		return EINVAL;
-	if ((flags & O_PATH) && (flags & ~O_PATH_FLAGS))
+	if ((flags & O_PATH) && (flags & ~path_flags))
+		return EINVAL;
+	/* 7.2: a regular file only, which O_DIRECTORY and O_TMPFILE (a
+	 * directory named) contradict; O_PATH was refused just above. */
+	if ((flags & REGULAR_BIT) && (flags & (O_DIRECTORY | TMPFILE_BIT)))
 		return EINVAL;
 	return 0;
 }
@@ -113,7 +128,8 @@ static int resolve_errno(uint64_t resolve)
 	return 0;
 }
 
-int libexecveat_open_how_errno(const void *how, size_t size)
+int libexecveat_open_how_errno(const void *how, size_t size,
+			       uint64_t (*newer_flags)(void))
 {
 	struct how_words words;
 	int err;
@@ -128,7 +144,7 @@ int libexecveat_open_how_errno(const void *how, size_t size)
 	if (err != 0)
 		return err;
 	memcpy(&words, how, sizeof(words));
-	err = flags_errno(words.flags);
+	err = flags_errno(words.flags, newer_flags);
 	if (err == 0)
 		err = resolve_errno(words.resolve);
 	if (err == 0)

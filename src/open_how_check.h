@@ -7,6 +7,7 @@
 #define EXECVEAT_OPEN_HOW_CHECK_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * The kernel's errno for how (a struct open_how, read as three 64-bit
@@ -18,7 +19,14 @@
  * bits above 07777, O_CREAT with O_DIRECTORY, O_TMPFILE without write
  * access, O_PATH with a flag O_PATH does not take: EINVAL; RESOLVE_CACHED
  * with O_CREAT, O_TRUNC or O_TMPFILE: EAGAIN.
+ *
+ * newer_flags: called only where the flags hold a bit 6.18 does not know,
+ * it says which flags of later kernels this one takes: Linux 7.2's
+ * O_EMPTYPATH (which O_PATH may come with) and OPENAT2_REGULAR (refused
+ * with O_PATH, O_DIRECTORY or O_TMPFILE), or 0, and either is then an
+ * unknown bit (EINVAL), as the kernels before answer.
  */
-int libexecveat_open_how_errno(const void *how, size_t size);
+int libexecveat_open_how_errno(const void *how, size_t size,
+			       uint64_t (*newer_flags)(void));
 
 #endif /* EXECVEAT_OPEN_HOW_CHECK_H */

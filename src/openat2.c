@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "call_refused.h"
+#include "empty_path.h"
 #include "execveat.h"
 #include "exports.h"
 #include "largefile.h"
@@ -61,11 +62,28 @@ static bool openat2_call_refused(void)
 	return refused;
 }
 
+/*
+ * Linux 7.2's flags, taken where the kernel has them. O_EMPTYPATH is asked
+ * of the kernel (empty_path.c); OPENAT2_REGULAR came in the same release,
+ * and no call but openat2 itself could tell, so the one answer stands for
+ * both.
+ */
+static uint64_t newer_open_flags(void)
+{
+	if (!libexecveat_kernel_opens_empty_path())
+		return 0;
+#ifdef EFTYPE
+	return O_EMPTYPATH | OPENAT2_REGULAR;
+#else
+	return O_EMPTYPATH; /* no EFTYPE known here: see execveat.h */
+#endif
+}
+
 /* What the kernel would have answered, without the kernel's openat2. */
 static int open_without_openat2(int dirfd, const char *path,
 				const struct open_how *how, size_t size)
 {
-	int err = libexecveat_open_how_errno(how, size);
+	int err = libexecveat_open_how_errno(how, size, newer_open_flags);
 
 	/* The kernel copies the path in only after judging how. */
 	if (err == 0 && pointer_is_null(path))

@@ -48,9 +48,9 @@ static int open_judged_parent(struct walk *w, struct level *up)
 
 	make_room(w, up_fd, 1);
 	if ((w->req.flags & O_TMPFILE) == O_TMPFILE)
-		return open_walk_fd(w, up->fd, ".", w->req.flags, w->req.mode);
-	fd = open_walk_fd(w, w->levels.bottom.fd, "..", w->req.flags,
-			  w->req.mode);
+		return open_answer(w, up->fd, ".", w->req.flags, w->req.mode);
+	fd = open_answer(w, w->levels.bottom.fd, "..", w->req.flags,
+			 w->req.mode);
 	if (fd < 0)
 		return fd;
 	err = identify(w, fd, "", &id);
@@ -76,8 +76,8 @@ static enum step open_parent_of_bottom(struct walk *w)
 
 	if (!(w->req.resolve & (RESOLVE_NO_XDEV | RESOLVE_CACHED))) {
 		make_room(w, NULL, 0);
-		fd = open_walk_fd(w, bottom->fd, "..", w->req.flags,
-				  w->req.mode);
+		fd = open_answer(w, bottom->fd, "..", w->req.flags,
+				 w->req.mode);
 	} else if ((up.fd = open_walk_fd(w, bottom->fd, "..",
 				       O_PATH | O_DIRECTORY | O_CLOEXEC, 0)) < 0)
 		fd = up.fd;

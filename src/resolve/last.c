@@ -76,8 +76,8 @@ static enum step open_unfollowed(struct walk *w)
 		return failed(w, -look);
 	AT_MOMENT(BEFORE_LAST_OPEN, dir->fd, w->comp.name);
 	make_room(w, NULL, 0);
-	return opened(w, open_walk_fd(w, dir->fd, w->comp.name, w->req.flags,
-				      w->req.mode),
+	return opened(w, open_answer(w, dir->fd, w->comp.name, w->req.flags,
+				     w->req.mode),
 		      false);
 }
 
@@ -103,7 +103,7 @@ static enum step open_followed(struct walk *w)
 		return look > 0 ? follow_link(w, true) : failed(w, -look);
 	AT_MOMENT(BEFORE_LAST_OPEN, dir->fd, w->comp.name);
 	make_room(w, NULL, 0);
-	fd = open_walk_fd(w, dir->fd, w->comp.name, flags, w->req.mode);
+	fd = open_answer(w, dir->fd, w->comp.name, flags, w->req.mode);
 	if (fd == -ELOOP || (fd == -ENOTDIR && (flags & O_DIRECTORY)))
 		return follow_link(w, fd == -ELOOP);
 	if (fd < 0 || !path_only)
@@ -148,7 +148,7 @@ enum step open_here(struct walk *w)
 	if (w->req.resolve & RESOLVE_CACHED)
 		return failed(w, EAGAIN);
 	make_room(w, NULL, 0);
-	return opened(w, open_walk_fd(w, current_level(w)->fd, ".",
-				      w->req.flags, w->req.mode),
+	return opened(w, open_answer(w, current_level(w)->fd, ".",
+				     w->req.flags, w->req.mode),
 		      false);
 }

@@ -109,7 +109,8 @@ static int is_magic_link(struct walk *w, struct level *dir)
  * The file of the O_PATH fd target, opened again with the caller's flags:
  * through this thread's fd directory, proven to be procfs and this
  * thread's own table (src/proc_fd_dir.c), and then proven to be target's
- * file once open.
+ * file once open; under OPENAT2_REGULAR by O_EMPTYPATH, which the kernel
+ * then has, with no /proc.
  * Nothing is looked up by the magic link's name again: what another
  * thread or process does to the link meanwhile changes nothing.
  */
@@ -118,9 +119,17 @@ static int reopen(struct walk *w, struct level *target)
 	enum proc_fd_dir_verdict verdict;
 	char name[FD_NAME_SIZE];
 	struct dir_id id;
-	int dir = libexecveat_proc_fd_dir_open(&verdict);
+	int dir, fd, err;
+
+	if (w->req.regular_only) {
+		int *const target_fd[] = { &target->fd };
+
+		make_room(w, target_fd, 1);
+		return reopen_regular(w, target->fd, w->req.flags | O_CLOEXEC,
+				      w->req.mode);
+	}
+	dir = libexecveat_proc_fd_dir_open(&verdict);
 	int *const step_fds[] = { &target->fd, &dir };
-	int fd, err;
 
 	if (dir < 0)
 		return -EXDEV; /* nothing proves what the name would open */
@@ -211,8 +220,8 @@ static enum step follow_magic_link(struct walk *w, struct level *dir)
 		/* Nothing to judge: the kernel's own walk, as it is. */
 		AT_MOMENT(BEFORE_LAST_OPEN, dir->fd, w->comp.name);
 		make_room(w, NULL, 0);
-		w->answer = open_walk_fd(w, dir->fd, w->comp.name,
-					 w->req.flags, w->req.mode);
+		w->answer = open_answer(w, dir->fd, w->comp.name,
+					w->req.flags, w->req.mode);
 		return w->answer >= 0 ? STEP_OPENED : failed(w, -w->answer);
 	}
 	/* The walk goes on in the target. */

@@ -55,6 +55,8 @@
  *   (magic links)             nd_jump_link         link.c
  *   open_last, open_here      open_last_lookups,   last.c
  *                             do_open
+ *   open_answer               do_open (7.2's       regular.c
+ *                             OPENAT2_REGULAR)
  *   refuse_crossing           the LOOKUP_NO_XDEV   identity.c
  *                             checks
  *   next_component            (the name, in        unwalked.c
@@ -197,17 +199,24 @@ int libexecveat_resolve_open(int dirfd, const char *path,
 		return -1;
 	}
 	len = strnlen(path, PATH_MAX);
-	if (len == 0 || len == PATH_MAX) {
+	if ((len == 0 && !(how->flags & O_EMPTYPATH)) || len == PATH_MAX) {
 		errno = len == 0 ? ENOENT : ENAMETOOLONG;
 		return -1;
 	}
-	/* Without resolve flags, openat2 is openat. */
-	if (how->resolve == 0)
+	/* Without resolve flags, openat2 is openat; so is the empty name
+	 * under O_EMPTYPATH, which opens dirfd's file, whatever the resolve
+	 * flags say. OPENAT2_REGULAR, which openat cannot carry, is
+	 * regular.c's. */
+	if ((how->resolve == 0 || len == 0) &&
+	    !(how->flags & OPENAT2_REGULAR))
 		return sys_openat(dirfd, path, (int)how->flags,
 				  (unsigned int)how->mode);
-	w.req = (struct request){ .flags = (int)how->flags,
-				  .mode = (unsigned int)how->mode,
-				  .resolve = (unsigned int)how->resolve };
+	w.req = (struct request){
+		.flags = (int)how->flags,
+		.mode = (unsigned int)how->mode,
+		.resolve = (unsigned int)how->resolve,
+		.regular_only = (how->flags & OPENAT2_REGULAR) != 0,
+	};
 	w.levels.bottom_owned = false;
 	w.levels.depth = 0;
 	w.levels.held = 0;
@@ -217,8 +226,14 @@ int libexecveat_resolve_open(int dirfd, const char *path,
 	w.must_be_dir = false;
 	w.use_statx = true;
 	w.answer_cloexec_added = false;
-	s = start_walk(&w, dirfd, path, len);
-	if (s == STEP_ON)
-		s = walk_path(&w);
+	if (len == 0) {
+		/* O_EMPTYPATH | OPENAT2_REGULAR: dirfd's own file. */
+		w.answer = reopen_regular(&w, dirfd, w.req.flags, w.req.mode);
+		s = w.answer >= 0 ? STEP_OPENED : failed(&w, -w.answer);
+	} else {
+		s = start_walk(&w, dirfd, path, len);
+		if (s == STEP_ON)
+			s = walk_path(&w);
+	}
 	return finish_walk(&w, s);
 }

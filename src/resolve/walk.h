@@ -33,11 +33,13 @@
 #define next_component libexecveat_resolve_next_component
 #define open_here libexecveat_resolve_open_here
 #define open_last libexecveat_resolve_open_last
+#define open_answer libexecveat_resolve_open_answer
 #define open_last_dotdot libexecveat_resolve_open_last_dotdot
 #define open_walk_fd libexecveat_resolve_open_walk_fd
 #define pop_level libexecveat_resolve_pop_level
 #define push_level libexecveat_resolve_push_level
 #define refuse_crossing libexecveat_resolve_refuse_crossing
+#define reopen_regular libexecveat_resolve_reopen_regular
 #define same_file libexecveat_resolve_same_file
 #define splice_link_text libexecveat_resolve_splice_link_text
 #define start_unwalked libexecveat_resolve_start_unwalked
@@ -64,6 +66,7 @@ struct request {
 	int flags;
 	unsigned int mode;
 	unsigned int resolve;
+	bool regular_only; /* OPENAT2_REGULAR, which flags cannot hold */
 };
 
 /* What a directory is: enough to know it again (a ".." that must come
@@ -203,6 +206,14 @@ int identify_level(struct walk *w, struct level *level);
 bool same_file(const struct dir_id *a, const struct dir_id *b);
 uint64_t digest_of(const struct dir_id *id);
 int refuse_crossing(struct walk *w, struct level *from, struct level *to);
+
+/* regular.c: the answer's open, with the caller's flags (and those a
+ * step adds); under OPENAT2_REGULAR, a regular file proven first. An fd,
+ * or -errno. reopen_regular: the file of fd (one the walk proved, or the
+ * caller's own with the empty name), under OPENAT2_REGULAR. */
+int open_answer(struct walk *w, int dirfd, const char *name, int flags,
+		unsigned int mode);
+int reopen_regular(struct walk *w, int fd, int flags, unsigned int mode);
 
 /* dotdot.c, link.c, last.c: the steps. */
 enum step step_dotdot(struct walk *w);
