@@ -5,6 +5,10 @@
  * flags (but for the fallback's documented extra flags, see
  * documented_extra_flags), and the same tree afterwards.
  *
+ * On a kernel with Linux 7.2's flags (kernel_has_newer_flags), a case in
+ * eight adds OPENAT2_REGULAR (where the flags can take it) and one in
+ * eight O_EMPTYPATH, half of those with the empty path.
+ *
  * The trees hold nested directories, files, FIFOs, relative and absolute
  * symlinks, chains, loops, dangling links, links to "..", a sticky
  * directory, a tmpfs mount, a bind mount (of a directory outside the
@@ -122,6 +126,16 @@ static uint64_t env_number(const char *name, uint64_t fallback)
 
 	return value != NULL && *value != '\0' ? strtoull(value, NULL, 0) :
 						 fallback;
+}
+
+/* strerrorname_np knows no errno newer than the C library. */
+static const char *errno_name(int err)
+{
+	const char *name = strerrorname_np(err);
+
+	if (name != NULL)
+		return name;
+	return err == EFTYPE ? "EFTYPE" : "an unknown errno";
 }
 
 static void die(const char *what)
@@ -880,7 +894,7 @@ static struct outcome outcome_of(int fd, int err, const struct listing *before,
 static void describe(char *buf, size_t size, struct outcome o)
 {
 	if (o.err)
-		snprintf(buf, size, "%s", strerrorname_np(o.err));
+		snprintf(buf, size, "%s", errno_name(o.err));
 	else
 		snprintf(buf, size,
 			 "fd %d (dev %#jx ino %ju type %#o flags %#x%s)",
@@ -889,19 +903,22 @@ static void describe(char *buf, size_t size, struct outcome o)
 			 o.created ? " created" : "");
 }
 
-enum verdict { SAME, DOCUMENTED_FLAGS, DIFFERENT };
+enum verdict { SAME, DOCUMENTED_FLAGS, DOCUMENTED_STICKY, DIFFERENT };
 
 /*
  * The fallback's documented F_GETFL difference (openat2(3), NOTES): on a
  * file or directory it opened following links (new ones too, O_PATH or not),
  * it may show O_NOFOLLOW, and where the path ends in a slash (a
- * directory), O_DIRECTORY, beyond the caller's flags. Nothing missing,
- * nothing else.
+ * directory), O_DIRECTORY, beyond the caller's flags; under
+ * OPENAT2_REGULAR, O_EMPTYPATH (the proven file reopened). Nothing
+ * missing, nothing else.
  */
-static bool documented_extra_flags(struct outcome k, struct outcome f)
+static bool documented_extra_flags(struct outcome k, struct outcome f,
+				   uint64_t asked)
 {
 	int extra = f.flags & ~k.flags;
-	int allowed = O_NOFOLLOW;
+	int allowed = O_NOFOLLOW |
+		      (asked & OPENAT2_REGULAR ? O_EMPTYPATH : 0);
 
 	/* A trailing slash in the path or in a link's text it followed. */
 	if (k.type == S_IFDIR)
@@ -910,8 +927,27 @@ static bool documented_extra_flags(struct outcome k, struct outcome f)
 	       (extra & ~allowed) == 0;
 }
 
-static enum verdict compare(struct outcome k, struct outcome f)
+/*
+ * The fallback's documented rule (openat2(3), NOTES): OPENAT2_REGULAR with
+ * O_CREAT keeps fs.protected_regular and protected_fifos as the setting 2
+ * has them, and refuses (EACCES) an existing file that a tree's setting 1
+ * lets the kernel open (a regular file) or refuse as no regular file.
+ */
+static bool documented_sticky_rule(struct outcome k, struct outcome f,
+				   uint64_t asked, const struct tree *t)
 {
+	if (!(asked & OPENAT2_REGULAR) || !(asked & O_CREAT) ||
+	    f.err != EACCES)
+		return false;
+	return (k.err == 0 && t->sysctls.regular < 2) ||
+	       (k.err == EFTYPE && t->sysctls.fifos < 2);
+}
+
+static enum verdict compare(struct outcome k, struct outcome f,
+			    uint64_t asked, const struct tree *t)
+{
+	if (documented_sticky_rule(k, f, asked, t))
+		return DOCUMENTED_STICKY;
 	if (k.err || f.err)
 		return k.err == f.err ? SAME : DIFFERENT;
 	/* A file made by each side is two files: compare where it went
@@ -924,7 +960,7 @@ static enum verdict compare(struct outcome k, struct outcome f)
 		return DIFFERENT;
 	if (k.flags == f.flags)
 		return SAME;
-	return documented_extra_flags(k, f) ? DOCUMENTED_FLAGS : DIFFERENT;
+	return documented_extra_flags(k, f, asked) ? DOCUMENTED_FLAGS : DIFFERENT;
 }
 
 static const int open_flag_set[] = {
@@ -1016,12 +1052,14 @@ static uint64_t fifo_safe(const struct tree *t, uint64_t flags)
 	return flags | O_NONBLOCK;
 }
 
-static const char *flag_names(int flags, char *buf, size_t size)
+static const char *flag_names(uint64_t flags, char *buf, size_t size)
 {
 	static const struct {
-		int bit;
+		uint64_t bit;
 		const char *name;
 	} bits[] = {
+		{ OPENAT2_REGULAR, "OPENAT2_REGULAR" },
+		{ O_EMPTYPATH, "O_EMPTYPATH" },
 		{ O_WRONLY, "O_WRONLY" },   { O_RDWR, "O_RDWR" },
 		{ O_CREAT, "O_CREAT" },     { O_EXCL, "O_EXCL" },
 		{ O_TRUNC, "O_TRUNC" },     { O_APPEND, "O_APPEND" },
@@ -1138,12 +1176,37 @@ static int count_fds(void)
 
 static bool verbose; /* OPENAT2_DIFFERENTIAL_VERBOSE: every case */
 static bool no_kernel; /* OPENAT2_DIFFERENTIAL_WITHOUT_KERNEL, see main */
+/* The kernel's openat2 takes Linux 7.2's OPENAT2_REGULAR (and has
+ * O_EMPTYPATH with it): asked in main. */
+static bool kernel_has_newer_flags;
+
+/* Linux 7.2's flags in some cases (the opening comment); the picks are
+ * made on every kernel, so that a seed gives the same cases everywhere. */
+static void add_newer_flags(uint64_t *s, struct open_how *how, char *path)
+{
+	unsigned int which = pick(s, 8);
+	bool empty = pick(s, 2) == 0;
+
+	if (!kernel_has_newer_flags)
+		return;
+	/* Not where the flag is refused before any lookup (with O_PATH,
+	 * O_DIRECTORY or O_TMPFILE): test-openat2's checks prove those, and
+	 * the resolver side makes no argument checks. */
+	if (which == 0 && !(how->flags & (O_PATH | O_DIRECTORY)))
+		how->flags |= OPENAT2_REGULAR;
+	if (which == 1) {
+		how->flags |= O_EMPTYPATH;
+		if (empty)
+			path[0] = '\0';
+	}
+}
 
 /* The tree as built, which every case leaves as it found it. */
 static struct listing pristine;
 
 struct totals {
-	uint64_t cases, same, documented_flags, different, opened, errors;
+	uint64_t cases, same, documented_flags, documented_sticky, different;
+	uint64_t opened, errors;
 	uint64_t by_errno[256];
 };
 
@@ -1213,6 +1276,7 @@ static bool run_case(uint64_t seed, uint64_t index, const struct tree *tree,
 		make_path(&s, path, sizeof path, false, d.base, &type);
 	how.flags = fifo_safe(tree, (uint64_t)pick_flags(&s, type));
 	how.resolve = pick_resolve(&s);
+	add_newer_flags(&s, &how, path);
 	if ((how.flags & O_CREAT) || (how.flags & O_TMPFILE) == O_TMPFILE)
 		how.mode = 0640;
 	changes = how.flags & (O_CREAT | O_TRUNC | O_TMPFILE);
@@ -1244,7 +1308,7 @@ static bool run_case(uint64_t seed, uint64_t index, const struct tree *tree,
 			      &after_fallback, &unlocked);
 	} while (openat2_ask_again(&again, how.resolve,
 				   openat2_either_eagain(k.err, f.err)));
-	enum verdict v = compare(k, f);
+	enum verdict v = compare(k, f, how.flags, tree);
 
 	if (v == SAME && changes && !same_listing(&after_kernel, &after_fallback))
 		v = DIFFERENT;
@@ -1271,7 +1335,7 @@ static bool run_case(uint64_t seed, uint64_t index, const struct tree *tree,
 		printf("case %" PRIu64 ": as %s: dirfd=%s path=\"%s\" flags=%s "
 		       "resolve=%s: %s%s\n",
 		       index, who->name, d.name, path,
-		       flag_names((int)how.flags, fl, sizeof fl),
+		       flag_names(how.flags, fl, sizeof fl),
 		       resolve_names(how.resolve, rs, sizeof rs), kd,
 		       v == SAME ? "" : " (differs)");
 	}
@@ -1279,6 +1343,8 @@ static bool run_case(uint64_t seed, uint64_t index, const struct tree *tree,
 		tot->same++;
 	else if (v == DOCUMENTED_FLAGS)
 		tot->documented_flags++;
+	else if (v == DOCUMENTED_STICKY)
+		tot->documented_sticky++;
 	else {
 		char kd[128], fd[128], fl[160], rs[96];
 
@@ -1296,7 +1362,7 @@ static bool run_case(uint64_t seed, uint64_t index, const struct tree *tree,
 		       tree->sysctls.fifos,
 		       tree->hold_fifos ? ", FIFOs held open" : "",
 		       who->name, d.name, path,
-		       flag_names((int)how.flags, fl, sizeof fl),
+		       flag_names(how.flags, fl, sizeof fl),
 		       resolve_names(how.resolve, rs, sizeof rs), kd, fd,
 		       k.err == 0 && f.err == 0 && changes ?
 			       " (or the trees differ)" : "");
@@ -1408,13 +1474,15 @@ done:
 	printf("seed %" PRIu64 ": %" PRIu64 " cases, %" PRIu64
 	       " the same, %" PRIu64
 	       " the same but for F_GETFL's documented extra flags, %" PRIu64
+	       " EACCES by the documented sticky rule, %" PRIu64
 	       " different; the kernel opened %" PRIu64 " (%.1f%%), refused:",
-	       seed, tot.cases, tot.same, tot.documented_flags, tot.different,
+	       seed, tot.cases, tot.same, tot.documented_flags,
+	       tot.documented_sticky, tot.different,
 	       tot.opened, tot.cases ? 100.0 * (double)tot.opened /
 					       (double)tot.cases : 0.0);
 	for (int e = 0; e < 256; e++)
 		if (tot.by_errno[e])
-			printf(" %s %" PRIu64, strerrorname_np(e), tot.by_errno[e]);
+			printf(" %s %" PRIu64, errno_name(e), tot.by_errno[e]);
 	printf("\n");
 	return tot.different ? 1 : 0;
 }
@@ -1475,6 +1543,13 @@ int main(void)
 		       "alone, compared with nothing (for memcheck)\n");
 		no_kernel = true;
 	}
+	kernel_has_newer_flags =
+		!no_kernel &&
+		syscall(SYS_openat2, AT_FDCWD, "/",
+			&(struct open_how){ .flags = OPENAT2_REGULAR },
+			sizeof(struct open_how)) < 0 && errno == EFTYPE;
+	printf("the kernel's openat2 %s Linux 7.2's OPENAT2_REGULAR\n",
+	       kernel_has_newer_flags ? "takes" : "does not take");
 	/* The fs.protected_* sysctls the trees set are the machine's: saved
 	 * here, given back below, and by a signal's handler. */
 	int err = no_kernel ? 0 : protected_sysctls_save();

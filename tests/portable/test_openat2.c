@@ -18,6 +18,11 @@
  *   file) is returned as it is: no fallback.
  * stale-belief: a belief that openat2 is refused, learned by a thread or
  *   a vfork child under a filter, never changes another thread's answer.
+ * regular-opens-nothing: Linux 7.2's OPENAT2_REGULAR refuses a FIFO and a
+ *   directory with EFTYPE, the library's fallback too, and neither opens
+ *   them on the way (no inotify open event); a kernel before 7.2 and the
+ *   library there refuse the flag (EINVAL), opening nothing either. The
+ *   kernel matrix boots 7.2.
  *
  * Every library call in a refused world runs in a forked child, which
  * also checks that the call leaves no fd open but the one it returns.
@@ -37,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -53,6 +59,7 @@
 #define CHILD_CRASHED 252
 
 static int world_dirfd = -1; /* the fixture directory */
+static char world_path[4096]; /* its name */
 static int refusal;         /* openat2_refusal(): 0, ENOSYS (qemu-user) */
 
 struct row {
@@ -110,8 +117,22 @@ static const struct row check_rows[] = {
 	{ "null_path_bad_flags_is_einval", NULL, 1ULL << 40, 0, 0, V0, 0,
 	  false, EINVAL, NULL },
 	{ "flag_bit_32_is_einval", "file", 1ULL << 32, 0, 0, V0, 0, false,
-	  EINVAL, NULL },
+	  EINVAL, "file" },
 	{ "flag_bit_40_is_einval", "file", 1ULL << 40, 0, 0, V0, 0, false,
+	  EINVAL, NULL },
+	{ "flag_bit_33_is_einval", "file", 1ULL << 33, 0, 0, V0, 0, false,
+	  EINVAL, NULL },
+	{ "flag_bit_26_is_einval", "file", 1ULL << 26, 0, 0, V0, 0, false,
+	  EINVAL, "file" },
+	{ "empty_path_with_bit_26_is_einval", "", 1ULL << 26, 0, 0, V0, 0,
+	  false, EINVAL, "." },
+	/* Refused on Linux 7.2 too: a regular file and no directory. */
+	{ "bit_32_with_path_is_einval", "file", OPENAT2_REGULAR | O_PATH, 0, 0,
+	  V0, 0, false, EINVAL, NULL },
+	{ "bit_32_with_directory_is_einval", "sub",
+	  OPENAT2_REGULAR | O_DIRECTORY, 0, 0, V0, 0, false, EINVAL, NULL },
+	{ "bit_32_with_tmpfile_is_einval", ".",
+	  OPENAT2_REGULAR | O_TMPFILE | O_WRONLY, 0600, 0, V0, 0, false,
 	  EINVAL, NULL },
 	{ "resolve_bit_6_is_einval", "file", 0, 0, 0x40, V0, 0, false, EINVAL,
 	  NULL },
@@ -176,6 +197,29 @@ static const struct row answer_rows[] = {
 	  OPENED, "sub/created" },
 	{ "bad_dirfd_is_ebadf", "file", O_RDONLY, 0, 0, V0, 0, false, EBADF,
 	  NULL },
+	/* Linux 7.2's flags, EINVAL before (other_kernels). */
+	{ "regular_directory_is_einval", "sub", OPENAT2_REGULAR, 0,
+	  RESOLVE_BENEATH, V0, 0, false, EINVAL, NULL },
+	{ "regular_link_to_file_is_einval", "link", OPENAT2_REGULAR, 0,
+	  RESOLVE_BENEATH, V0, 0, false, EINVAL, "file" },
+	{ "regular_link_not_followed_is_einval", "link",
+	  OPENAT2_REGULAR | O_NOFOLLOW, 0, RESOLVE_BENEATH, V0, 0, false,
+	  EINVAL, NULL },
+	{ "regular_file_slash_is_einval", "file/", OPENAT2_REGULAR, 0,
+	  RESOLVE_BENEATH, V0, 0, false, EINVAL, NULL },
+	{ "regular_creat_of_directory_is_einval", "sub",
+	  OPENAT2_REGULAR | O_CREAT | O_WRONLY, 0600, RESOLVE_BENEATH, V0, 0,
+	  false, EINVAL, NULL },
+	{ "regular_creat_new_is_einval", "sub/made",
+	  OPENAT2_REGULAR | O_CREAT | O_WRONLY, 0600, RESOLVE_IN_ROOT, V0, 0,
+	  false, EINVAL, "sub/made" },
+	{ "regular_empty_path_directory_is_einval", "",
+	  OPENAT2_REGULAR | O_EMPTYPATH, 0, RESOLVE_BENEATH, V0, 0, false,
+	  EINVAL, NULL },
+	{ "empty_path_opens_dirfd_is_einval", "", O_EMPTYPATH, 0,
+	  RESOLVE_IN_ROOT, V0, 0, false, EINVAL, "." },
+	{ "empty_path_bad_dirfd_is_einval", "", O_EMPTYPATH, 0, 0, V0, 0,
+	  false, EINVAL, NULL },
 	{ NULL, NULL, 0, 0, 0, 0, 0, false, 0, NULL },
 };
 
@@ -201,7 +245,7 @@ static bool same_file(int fd, const char *same_as)
 
 static int row_dirfd(const struct row *r)
 {
-	return strncmp(r->name, "bad_dirfd", 9) == 0 ? 999 : world_dirfd;
+	return strstr(r->name, "bad_dirfd") != NULL ? 999 : world_dirfd;
 }
 
 /* The library's answer to r, as a status: an errno, OPENED, or one of
@@ -265,6 +309,7 @@ static const char *answer_name(int answer)
 	case CHILD_LEAKED_FD: return "an fd leaked";
 	case CHILD_WRONG_FILE: return "an fd to the wrong file";
 	case CHILD_CRASHED: return "a crash";
+	case EFTYPE: return "EFTYPE"; /* newer than the C library */
 	default: return strerror(answer);
 	}
 }
@@ -281,24 +326,49 @@ static void reset_fixture(const struct row *r)
  * Linux 6.18's and the fallback's (openat2(3), NOTES): each seen on a
  * Debian kernel booted by tests/kernels/run-matrix. Versions are
  * major * 100 + minor, the row's answer holding in [since, until).
+ * library_too: the fallback answers as that kernel does (Linux 7.2's
+ * flags, which it takes where the kernel has them); otherwise it keeps
+ * 6.18's answer there.
  */
 struct kernel_answer {
 	const char *row;
 	int since, until;
 	int answer;
+	bool library_too;
 };
+
+#define SINCE_7_2 702, 100000
 
 static const struct kernel_answer other_kernels[] = {
 	/* 5.10 takes a struct above a page whose tail is zero; 6.1 does not. */
-	{ "size_above_page_is_e2big", 0, 601, OPENED },
-	{ "size_above_page_before_bad_flags_is_e2big", 0, 601, EINVAL },
+	{ "size_above_page_is_e2big", 0, 601, OPENED, false },
+	{ "size_above_page_before_bad_flags_is_e2big", 0, 601, EINVAL, false },
 	/* O_CREAT | O_DIRECTORY: ENOTDIR on 5.10, EINVAL on 6.1. */
-	{ "creat_with_directory_is_einval", 0, 601, ENOTDIR },
-	/* Linux 7.2's OPENAT2_REGULAR: a regular file opens. */
-	{ "flag_bit_32_is_einval", 702, 100000, OPENED },
+	{ "creat_with_directory_is_einval", 0, 601, ENOTDIR, false },
+	/* 5.10 and 6.1 let an internal flag through (FMODE_NONOTIFY's
+	 * bit), and then refuse the empty name; 6.12 refuses the bit. The
+	 * kernels between were not booted. */
+	{ "flag_bit_26_is_einval", 0, 602, OPENED, false },
+	{ "empty_path_with_bit_26_is_einval", 0, 602, ENOENT, false },
+	{ "empty_path_opens_dirfd_is_einval", 0, 602, ENOENT, false },
+	{ "empty_path_bad_dirfd_is_einval", 0, 602, ENOENT, false },
+	/* Linux 7.2: O_EMPTYPATH (bit 26) and OPENAT2_REGULAR (bit 32). */
+	{ "flag_bit_26_is_einval", SINCE_7_2, OPENED, true },
+	{ "empty_path_with_bit_26_is_einval", SINCE_7_2, OPENED, true },
+	{ "flag_bit_32_is_einval", SINCE_7_2, OPENED, true },
+	{ "regular_directory_is_einval", SINCE_7_2, EFTYPE, true },
+	{ "regular_link_to_file_is_einval", SINCE_7_2, OPENED, true },
+	{ "regular_link_not_followed_is_einval", SINCE_7_2, EFTYPE, true },
+	{ "regular_file_slash_is_einval", SINCE_7_2, ENOTDIR, true },
+	{ "regular_creat_of_directory_is_einval", SINCE_7_2, EISDIR, true },
+	{ "regular_creat_new_is_einval", SINCE_7_2, OPENED, true },
+	{ "regular_empty_path_directory_is_einval", SINCE_7_2, EFTYPE, true },
+	{ "empty_path_opens_dirfd_is_einval", SINCE_7_2, OPENED, true },
+	{ "empty_path_bad_dirfd_is_einval", SINCE_7_2, EBADF, true },
 };
 
-static bool other_kernel_answer(const struct row *r, int answer)
+static bool other_kernel_answer(const struct row *r, int answer,
+				bool kernel)
 {
 	int version = kernel_version();
 
@@ -306,7 +376,8 @@ static bool other_kernel_answer(const struct row *r, int answer)
 		const struct kernel_answer *k = &other_kernels[i];
 
 		if (strcmp(k->row, r->name) == 0 && version >= k->since &&
-		    version < k->until && answer == k->answer)
+		    version < k->until && answer == k->answer &&
+		    (kernel || k->library_too))
 			return true;
 	}
 	return false;
@@ -321,7 +392,7 @@ static bool answer_expected(const struct row *r, int answer, bool kernel)
 {
 	if ((r->resolve & RESOLVE_CACHED) && r->expect == OPENED)
 		return answer == EAGAIN || (kernel && answer == OPENED);
-	return answer == r->expect || (kernel && other_kernel_answer(r, answer));
+	return answer == r->expect || other_kernel_answer(r, answer, kernel);
 }
 
 static const char *const world_names[] = { "allowed", "ENOSYS", "EPERM" };
@@ -402,6 +473,7 @@ static int make_fixture(char *top)
 		return -1;
 	close(fd);
 	snprintf(path, sizeof(path), "%s/root", top);
+	snprintf(world_path, sizeof(world_path), "%s", path);
 	if (mkdir(path, 0755) != 0 ||
 	    (world_dirfd = open(path, O_RDONLY | O_DIRECTORY)) < 0 ||
 	    mkdirat(world_dirfd, "sub", 0755) != 0 ||
@@ -602,6 +674,78 @@ static int run_stale_belief(void)
 	return WEXITSTATUS(status) != 0;
 }
 
+/* What an inotify fd has seen, as the mask of its queued events. */
+static uint32_t events_seen(int inotify)
+{
+	union {
+		struct inotify_event event;
+		char bytes[4096];
+	} buf;
+	uint32_t mask = 0;
+	ssize_t n = read(inotify, &buf, sizeof(buf));
+
+	for (ssize_t at = 0; at < n;) {
+		const struct inotify_event *e =
+			(const struct inotify_event *)(buf.bytes + at);
+
+		mask |= e->mask;
+		at += (ssize_t)(sizeof(*e) + e->len);
+	}
+	return mask;
+}
+
+static int run_regular_opens_nothing(void)
+{
+	static const struct row rows[] = {
+		{ "regular_fifo_opens_nothing", "fifo",
+		  OPENAT2_REGULAR | O_RDONLY | O_NONBLOCK, 0, RESOLVE_BENEATH,
+		  V0, 0, false, EFTYPE, NULL },
+		{ "regular_directory_opens_nothing", "sub", OPENAT2_REGULAR, 0,
+		  RESOLVE_IN_ROOT, V0, 0, false, EFTYPE, NULL },
+	};
+	char fifo[4200], sub[4200];
+	int failed = 0, inotify;
+	/* The kernel's own answer where it answers (EINVAL before 7.2);
+	 * where openat2 is refused (qemu-user), the library takes the flag
+	 * where the kernel reopens by O_EMPTYPATH, as 7.2 does. */
+	bool has_flag = refusal == 0 ? raw_answer(&rows[1]) == EFTYPE :
+				       kernel_reopens_empty_path();
+	int expect = has_flag ? EFTYPE : EINVAL;
+
+	printf("OPENAT2_REGULAR on a FIFO or a directory: %s expected\n",
+	       answer_name(expect));
+	snprintf(fifo, sizeof(fifo), "%s/fifo", world_path);
+	snprintf(sub, sizeof(sub), "%s/sub", world_path);
+	inotify = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (inotify < 0 || mkfifo(fifo, 0600) != 0 ||
+	    inotify_add_watch(inotify, fifo, IN_OPEN) < 0 ||
+	    inotify_add_watch(inotify, sub, IN_OPEN) < 0) {
+		perror("inotify");
+		return 1;
+	}
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		for (int w = 0; w < 3; w++) {
+			int answer = answer_in_world(&rows[i], world_errnos[w]);
+			uint32_t seen = events_seen(inotify);
+
+			if (answer == CHILD_SETUP_FAILED)
+				continue;
+			if (answer != expect || (seen & IN_OPEN)) {
+				printf("not ok %s (openat2 %s): %s%s\n",
+				       rows[i].name, world_names[w],
+				       answer_name(answer),
+				       seen & IN_OPEN ? ", and it was opened" :
+							"");
+				failed++;
+			}
+		}
+		if (failed == 0)
+			printf("ok %s, nothing opened\n", rows[i].name);
+	}
+	close(inotify);
+	return failed != 0;
+}
+
 int main(int argc, char **argv)
 {
 	char top[] = "/tmp/test-openat2.XXXXXX";
@@ -610,7 +754,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IONBF, 0);
 	if (argc != 2) {
 		fprintf(stderr, "usage: %s checks|answers|own-eperm|"
-			"stale-belief\n", argv[0]);
+			"stale-belief|regular-opens-nothing\n", argv[0]);
 		return 2;
 	}
 	if (make_fixture(top) != 0) {
@@ -629,6 +773,8 @@ int main(int argc, char **argv)
 		result = run_own_eperm();
 	else if (strcmp(argv[1], "stale-belief") == 0)
 		result = run_stale_belief();
+	else if (strcmp(argv[1], "regular-opens-nothing") == 0)
+		result = run_regular_opens_nothing();
 	else
 		result = 2;
 	{
