@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <setjmp.h>
@@ -49,19 +50,17 @@ struct sandbox {
 static int pass_filter(void *ctx)
 {
 	struct sandbox *s = ctx;
-	scmp_filter_ctx filter;
-	int fd, rc;
+	struct refused_call execveat_call = { .nr = SYS_execveat,
+					      .err = s->execveat_errno };
+	int fd;
 
 	if (s->execveat_errno == 0)
 		return 0;
-	filter = execveat_refusing_filter(s->execveat_errno);
 	fd = memfd_create("execveat-filter", 0);
-	if (filter == NULL || fd < 0)
+	if (fd < 0)
 		return ENOMEM;
-	rc = seccomp_export_bpf(filter, fd);
-	seccomp_release(filter);
-	if (rc != 0 || lseek(fd, 0, SEEK_SET) != 0 ||
-	    dup2(fd, FILTER_FD) != FILTER_FD)
+	if (write_refusal_filter(&execveat_call, 1, fd) != 0 ||
+	    lseek(fd, 0, SEEK_SET) != 0 || dup2(fd, FILTER_FD) != FILTER_FD)
 		return EIO;
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "proc_mounts.h"
+#include "refuse_call.h"
 
 /*
  * fd -1 with AT_EMPTY_PATH: a kernel that has execveat looks at the fd
@@ -32,6 +33,15 @@ int execveat_outcome_errno(int expected)
 	int refusal = execveat_refusal();
 
 	return refusal != 0 ? refusal : expected;
+}
+
+int block_execveat(int err)
+{
+	/* Where execveat is refused so already (qemu-user, an old kernel),
+	 * that is the world asked for, and no filter is needed. */
+	if (execveat_refusal() == err)
+		return 0;
+	return refuse_call(SYS_execveat, err);
 }
 
 int execveat_errno_without_proc(const char *program)

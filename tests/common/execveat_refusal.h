@@ -16,6 +16,11 @@ int execveat_refusal(void);
  * expected where execveat is there, its refusal where it is not. */
 int execveat_outcome_errno(int expected);
 
+/* Makes every execveat of this process (and its later children) fail
+ * with err, unless execveat is refused with err here already (qemu-user
+ * 7.2: ENOSYS). 0, or an errno. */
+int block_execveat(int err);
+
 /*
  * What execveat of an fd of program answers with /proc hidden (an empty
  * tmpfs over it, in a child of its own): 0 where it runs the program;

@@ -11,19 +11,9 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include <seccomp.h>
-
+#include "execveat_refusal.h"
 #include "proc_mounts.h"
-
-/* A seccomp filter, not yet loaded, that fails every execveat with err
- * (ENOSYS, EPERM) on every x86 ABI: an i386 test's children include
- * x86_64 programs (the shell, bwrap). NULL if libseccomp refuses. */
-scmp_filter_ctx execveat_refusing_filter(int err);
-
-/* Makes every execveat of this process fail with err: loads
- * execveat_refusing_filter(err), unless execveat is refused with err here
- * already (qemu-user 7.2: ENOSYS). */
-int block_execveat(int err);
+#include "refuse_call.h"
 
 /* Makes every execveat of this process fail with execveat_err, and every
  * faccessat2 with faccessat2_err: a policy (or a kernel before 5.8, for

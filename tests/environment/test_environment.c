@@ -320,7 +320,7 @@ static int become_other_user(void)
 	return 0;
 }
 
-static int refuse_calls(const struct environment *env)
+static int refuse_environment_calls(const struct environment *env)
 {
 	if (env->faccessat2_errno != 0)
 		return block_execveat_and_faccessat2(env->execveat_errno,
@@ -349,7 +349,7 @@ static int make_world(void *ctx)
 		break;
 	}
 	if (err == 0)
-		err = refuse_calls(w->env);
+		err = refuse_environment_calls(w->env);
 	/* Last: the mounts and (without no_new_privs) filters need root. */
 	if (err == 0 && w->subject == OWNER_ONLY_CLOEXEC_SCRIPT)
 		err = become_other_user();

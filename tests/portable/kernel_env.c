@@ -5,39 +5,13 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include "execveat_refusal.h"
 #include "openat2_nr.h"
-
-/*
- * The classic BPF program and its structures, as the kernel defines them
- * in <linux/filter.h> and <linux/seccomp.h> (stable ABI since Linux 3.5).
- * There is no architecture check: the filter only has to refuse the
- * native-ABI calls that this very process makes.
- */
-struct bpf_insn_classic {
-	uint16_t code;
-	uint8_t jump_if_true;
-	uint8_t jump_if_false;
-	uint32_t k;
-};
-
-struct bpf_program_classic {
-	unsigned short len;
-	struct bpf_insn_classic *insns;
-};
-
-#define LOAD_WORD_AT 0x20     /* BPF_LD | BPF_W | BPF_ABS */
-#define JUMP_IF_EQUAL 0x15    /* BPF_JMP | BPF_JEQ | BPF_K */
-#define RETURN 0x06           /* BPF_RET | BPF_K */
-#define SECCOMP_DATA_NR 0     /* offsetof(struct seccomp_data, nr) */
-#define SECCOMP_ALLOW 0x7fff0000u
-#define SECCOMP_FAIL_WITH 0x00050000u /* | errno */
-#define SECCOMP_FILTER_MODE 2
+#include "refuse_call.h"
 
 #if defined(__x86_64__) && defined(__ILP32__)
 #define CLOSE_RANGE_NR (0x40000000 + 436)
@@ -47,33 +21,18 @@ struct bpf_program_classic {
 #define FCHMODAT2_NR 452
 #endif
 
-static int load_syscall_filter(uint32_t nr, int err)
+/* The errno a probe's answer rc says the call is refused with (ENOSYS,
+ * EPERM), or 0 where the call is there. */
+static int refusal_of(long rc)
 {
-	struct bpf_insn_classic insns[] = {
-		{ LOAD_WORD_AT, 0, 0, SECCOMP_DATA_NR },
-		{ JUMP_IF_EQUAL, 0, 1, nr },
-		{ RETURN, 0, 0, SECCOMP_FAIL_WITH | ((uint32_t)err & 0xffff) },
-		{ RETURN, 0, 0, SECCOMP_ALLOW },
-	};
-	struct bpf_program_classic program = {
-		sizeof(insns) / sizeof(insns[0]), insns
-	};
-
-	/* Unprivileged filters need no_new_privs (Linux 3.5). */
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1L, 0L, 0L, 0L) != 0 ||
-	    prctl(PR_SET_SECCOMP, (long)SECCOMP_FILTER_MODE,
-		  (long)(uintptr_t)&program, 0L, 0L) != 0)
-		return errno;
-	return 0;
+	return rc == -1 && (errno == ENOSYS || errno == EPERM) ? errno : 0;
 }
 
-int block_execveat(int err)
+/* Where the call is refused with err already (qemu-user, an old kernel),
+ * that is the world asked for, and no filter is needed. */
+static int refuse_unless_so_already(int refusal_here, long nr, int err)
 {
-	/* Where execveat is refused so already (qemu-user, an old kernel),
-	 * that is the world asked for, and no filter is needed. */
-	if (execveat_refusal() == err)
-		return 0;
-	return load_syscall_filter((uint32_t)SYS_execveat, err);
+	return refusal_here == err ? 0 : refuse_call(nr, err);
 }
 
 static long raw_openat2(int dirfd, const char *path, const void *how, size_t size)
@@ -84,17 +43,12 @@ static long raw_openat2(int dirfd, const char *path, const void *how, size_t siz
 
 int openat2_refusal(void)
 {
-	if (raw_openat2(-1, NULL, NULL, 0) == -1 &&
-	    (errno == ENOSYS || errno == EPERM))
-		return errno;
-	return 0;
+	return refusal_of(raw_openat2(-1, NULL, NULL, 0));
 }
 
 int block_openat2(int err)
 {
-	if (openat2_refusal() == err)
-		return 0;
-	return load_syscall_filter((uint32_t)OPENAT2_NR, err);
+	return refuse_unless_so_already(openat2_refusal(), OPENAT2_NR, err);
 }
 
 long raw_close_range(unsigned int first, unsigned int last, unsigned int flags)
@@ -112,32 +66,24 @@ long raw_fchmodat2(int dirfd, const char *path, unsigned int mode, int flags)
  * nothing. */
 int close_range_refusal(void)
 {
-	if (raw_close_range(2, 1, 0) == -1 && (errno == ENOSYS || errno == EPERM))
-		return errno;
-	return 0;
+	return refusal_of(raw_close_range(2, 1, 0));
 }
 
 /* Flags the kernel rejects (EINVAL) before it looks at the path. */
 int fchmodat2_refusal(void)
 {
-	if (raw_fchmodat2(AT_FDCWD, "", 0, -1) == -1 &&
-	    (errno == ENOSYS || errno == EPERM))
-		return errno;
-	return 0;
+	return refusal_of(raw_fchmodat2(AT_FDCWD, "", 0, -1));
 }
 
 int block_close_range(int err)
 {
-	if (close_range_refusal() == err)
-		return 0;
-	return load_syscall_filter((uint32_t)CLOSE_RANGE_NR, err);
+	return refuse_unless_so_already(close_range_refusal(), CLOSE_RANGE_NR,
+					err);
 }
 
 int block_fchmodat2(int err)
 {
-	if (fchmodat2_refusal() == err)
-		return 0;
-	return load_syscall_filter((uint32_t)FCHMODAT2_NR, err);
+	return refuse_unless_so_already(fchmodat2_refusal(), FCHMODAT2_NR, err);
 }
 
 bool kernel_reopens_empty_path(void)

@@ -10,11 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "execveat_refusal.h"
 #include "proc_mounts.h"
-
-/* Makes every execveat fail with err: a seccomp filter, unless execveat
- * is refused with err here already. */
-int block_execveat(int err);
 
 /* The same for openat2 (Linux 5.6, number 437 on every ABI; x32 with its
  * bit), which the C library may have no number or wrapper for. The filter
