@@ -1,8 +1,8 @@
 #define _GNU_SOURCE
 #include "refused_openat2.h"
+#include "../tests/common/refuse_call.h"
 
 #include <errno.h>
-#include <seccomp.h>
 #include <stdint.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -17,20 +17,12 @@ struct open_how_larger {
 
 int refuse_openat2_but_to_the_kernel_side(void)
 {
-	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
-	int rc;
+	const struct refused_call openat2_but_32_bytes = {
+		.nr = SYS_openat2, .err = ENOSYS, .arg = 3, .mask = UINT64_MAX,
+		.value = sizeof(struct open_how_larger), .unless_equal = true
+	};
 
-	if (ctx == NULL)
-		return ENOMEM;
-	rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(openat2),
-			      1, (struct scmp_arg_cmp){
-					 .arg = 3,
-					 .op = SCMP_CMP_NE,
-					 .datum_a = sizeof(struct open_how_larger) });
-	if (rc == 0)
-		rc = seccomp_load(ctx);
-	seccomp_release(ctx);
-	return -rc;
+	return refuse_calls(&openat2_but_32_bytes, 1);
 }
 
 static int kernel_openat2_once(int dirfd, const char *path,

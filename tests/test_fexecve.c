@@ -7,8 +7,8 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
-#include <seccomp.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <setjmp.h>
@@ -194,18 +194,12 @@ static void fexecve_closed_fd_fails_ebadf(void **state)
 /* From now on execveat (and, if asked, execve) kills the process. */
 static int kill_on_exec(bool also_execve)
 {
-	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
-	int rc;
+	const struct refused_call calls[] = {
+		{ .nr = SYS_execveat, .err = REFUSAL_KILLS },
+		{ .nr = SYS_execve, .err = REFUSAL_KILLS },
+	};
 
-	if (ctx == NULL)
-		return ENOMEM;
-	rc = seccomp_rule_add(ctx, SCMP_ACT_KILL, SCMP_SYS(execveat), 0);
-	if (rc == 0 && also_execve)
-		rc = seccomp_rule_add(ctx, SCMP_ACT_KILL, SCMP_SYS(execve), 0);
-	if (rc == 0)
-		rc = seccomp_load(ctx);
-	seccomp_release(ctx);
-	return -rc;
+	return refuse_calls(calls, also_execve ? 2 : 1);
 }
 
 static int kill_on_any_exec(void *ctx)

@@ -16,7 +16,6 @@
 #include <grp.h>
 #include <limits.h>
 #include <sched.h>
-#include <seccomp.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +38,7 @@
 #include "proc_mounts.h"
 #include "protected_sysctls.h"
 #include "scratch_dir.h"
+#include "refuse_call.h"
 #include "resolve.h"
 
 #define NOBODY 65534
@@ -456,20 +456,6 @@ static void a_long_name_is_the_file_systems_to_answer(void **state)
  * the verdict on a link met in plain/ must not vouch for one met in
  * plain/nsf/.
  */
-/* statx refused with ENOSYS, for good in this process. 0, or -1. */
-static int refuse_statx(void)
-{
-	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
-	int rc = -1;
-
-	if (ctx != NULL &&
-	    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(statx), 0) == 0 &&
-	    seccomp_load(ctx) == 0)
-		rc = 0;
-	seccomp_release(ctx);
-	return rc;
-}
-
 static int nosymfollow_without_statx(void)
 {
 	char src[sizeof top + 8], nsf[sizeof top + 16];
@@ -492,7 +478,7 @@ static int nosymfollow_without_statx(void)
 	    mount(NULL, nsf, NULL, MS_BIND | MS_REMOUNT | 256 /* MS_NOSYMFOLLOW */,
 		  NULL) < 0)
 		return 92;
-	if (refuse_statx() != 0)
+	if (refuse_call(SYS_statx, ENOSYS) != 0)
 		return 93;
 	/* A link followed in plain/, then one met in plain/nsf/. */
 	struct answer k = kernel(t, "plain/here/nsf/lf", O_RDONLY, B);

@@ -18,7 +18,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <seccomp.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +28,7 @@
 #include "openat2_side.h"
 /* struct open_how came with the public header. */
 #define EXECVEAT_OPEN_HOW_DEFINED 1
+#include "refuse_call.h"
 #include "resolve.h"
 
 struct open_how_larger {
@@ -52,27 +52,21 @@ const char *openat2_side_name(void)
 			       "the resolver";
 }
 
-/* openat2 (for the "openat2" side), statx (where asked), or neither. */
-static int refuse_calls(bool openat2, bool statx)
+/* openat2 (for the "openat2" side: but to the kernel side's calls, which
+ * pass KERNEL_SIZE), statx (where asked), or neither. 0, or an errno. */
+static int refuse_side_calls(bool openat2, bool statx)
 {
-	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
-	int rc = 0;
+	struct refused_call calls[2];
+	size_t n = 0;
 
-	if (ctx == NULL)
-		return -ENOMEM;
 	if (openat2)
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS),
-				      SCMP_SYS(openat2), 1,
-				      (struct scmp_arg_cmp){ .arg = 3,
-							     .op = SCMP_CMP_NE,
-							     .datum_a = KERNEL_SIZE });
-	if (rc == 0 && statx)
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS),
-				      SCMP_SYS(statx), 0);
-	if (rc == 0 && (openat2 || statx))
-		rc = seccomp_load(ctx);
-	seccomp_release(ctx);
-	return rc;
+		calls[n++] = (struct refused_call){ .nr = SYS_openat2,
+			.err = ENOSYS, .arg = 3, .mask = UINT64_MAX,
+			.value = KERNEL_SIZE, .unless_equal = true };
+	if (statx)
+		calls[n++] = (struct refused_call){ .nr = SYS_statx,
+						    .err = ENOSYS };
+	return n == 0 ? 0 : refuse_calls(calls, n);
 }
 
 int openat2_side_start(void)
@@ -83,10 +77,10 @@ int openat2_side_start(void)
 
 	through_openat2 = side == NULL || strcmp(side, "resolver") != 0;
 	statx_refused = statx != NULL && strcmp(statx, "refused") == 0;
-	rc = refuse_calls(through_openat2, statx_refused);
+	rc = refuse_side_calls(through_openat2, statx_refused);
 	if (rc != 0) {
 		fprintf(stderr, "openat2-differential: seccomp: %s\n",
-			strerror(-rc));
+			strerror(rc));
 		return -1;
 	}
 	if (!through_openat2)

@@ -3,11 +3,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -80,51 +80,16 @@ static int make_proc_view(enum proc_view proc)
  */
 static int pretend_before_6_14(void)
 {
-	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
-	int rc;
+	const struct refused_call execveat_check = {
+		.nr = SYS_execveat, .err = EINVAL, .arg = 4,
+		.mask = AT_EXECVE_CHECK, .value = AT_EXECVE_CHECK
+	};
 
-	if (ctx == NULL)
-		return ENOMEM;
-	rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EINVAL), SCMP_SYS(execveat), 1,
-			      SCMP_A4(SCMP_CMP_MASKED_EQ, AT_EXECVE_CHECK,
-				      AT_EXECVE_CHECK));
-	if (rc == 0)
-		rc = seccomp_load(ctx);
-	seccomp_release(ctx);
-	return -rc;
-}
-
-/* openat2 refused with err, as a seccomp policy refuses it. */
-static int block_openat2(int err)
-{
-	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
-	int rc;
-
-	if (ctx == NULL)
-		return ENOMEM;
-	rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(err), SCMP_SYS(openat2), 0);
-	if (rc == 0)
-		rc = seccomp_load(ctx);
-	seccomp_release(ctx);
-	return -rc;
+	return refuse_calls(&execveat_check, 1);
 }
 
 /* close_range (Linux 5.9) or fchmodat2 (Linux 6.6; 452, which Debian
- * 12's libseccomp 2.5.4 cannot name) refused with err. */
-static int block_call(int nr, int err)
-{
-	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
-	int rc;
-
-	if (ctx == NULL)
-		return ENOMEM;
-	rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(err), nr, 0);
-	if (rc == 0)
-		rc = seccomp_load(ctx);
-	seccomp_release(ctx);
-	return -rc;
-}
-
+ * 12's libseccomp 2.5.4 cannot name): numbers the C library may not. */
 #define CLOSE_RANGE_NR 436
 #define FCHMODAT2_NR 452
 
@@ -158,11 +123,12 @@ static void start_fexec(const struct fexec_world *w, int out, int err,
 	    make_proc_view(w->proc) != 0 ||
 	    (w->execveat_errno != 0 && block_execveat(w->execveat_errno) != 0) ||
 	    (w->before_6_14 && pretend_before_6_14() != 0) ||
-	    (w->openat2_errno != 0 && block_openat2(w->openat2_errno) != 0) ||
+	    (w->openat2_errno != 0 &&
+	     refuse_call(SYS_openat2, w->openat2_errno) != 0) ||
 	    (w->close_range_errno != 0 &&
-	     block_call(CLOSE_RANGE_NR, w->close_range_errno) != 0) ||
+	     refuse_call(CLOSE_RANGE_NR, w->close_range_errno) != 0) ||
 	    (w->fchmodat2_errno != 0 &&
-	     block_call(FCHMODAT2_NR, w->fchmodat2_errno) != 0))
+	     refuse_call(FCHMODAT2_NR, w->fchmodat2_errno) != 0))
 		_exit(CHILD_SETUP_FAILED);
 	/* execve, not execveat: the filter above leaves it alone. */
 	execve(fexec_path, (char *const *)argv, child_envp);
