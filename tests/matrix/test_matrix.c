@@ -52,24 +52,14 @@ static const int nonsense_fd = NONSENSE_FD;
 
 /* --- What a row makes before its call (the fd it returns is closed after) */
 
-/* A fresh copy of the program or script opened with flags, then renamed
- * or deleted, or neither (NULL). */
-static int fresh_program(int flags, const char *moved_to, bool deleted)
+/* A fresh copy of the program or script (open_fresh_program or
+ * open_fresh_script) opened with flags, then renamed to a fresh name
+ * starting with moved_to (unless NULL), or deleted. */
+static int fresh_copy(int (*open_fresh)(char *name, int flags), int flags,
+		      const char *moved_to, bool deleted)
 {
 	char name[NAME_MAX + 1];
-	int fd = open_fresh_program(name, flags);
-
-	if (moved_to != NULL)
-		rename_fixture(name, fresh_name(moved_to));
-	if (deleted)
-		unlink_fixture(name);
-	return fd;
-}
-
-static int fresh_script(int flags, const char *moved_to, bool deleted)
-{
-	char name[NAME_MAX + 1];
-	int fd = open_fresh_script(name, flags);
+	int fd = open_fresh(name, flags);
 
 	if (moved_to != NULL)
 		rename_fixture(name, fresh_name(moved_to));
@@ -80,38 +70,38 @@ static int fresh_script(int flags, const char *moved_to, bool deleted)
 
 static int renamed_program(void)
 {
-	return fresh_program(O_RDONLY, "program.moved", false);
+	return fresh_copy(open_fresh_program, O_RDONLY, "program.moved", false);
 }
 
 static int deleted_program(void)
 {
-	return fresh_program(O_RDONLY, NULL, true);
+	return fresh_copy(open_fresh_program, O_RDONLY, NULL, true);
 }
 
 static int renamed_script(void)
 {
-	return fresh_script(O_RDONLY, "script.moved", false);
+	return fresh_copy(open_fresh_script, O_RDONLY, "script.moved", false);
 }
 
 static int deleted_script(void)
 {
-	return fresh_script(O_RDONLY, NULL, true);
+	return fresh_copy(open_fresh_script, O_RDONLY, NULL, true);
 }
 
 static int cloexec_script(void)
 {
-	return fresh_script(O_RDONLY | O_CLOEXEC, NULL, false);
+	return fresh_copy(open_fresh_script, O_RDONLY | O_CLOEXEC, NULL, false);
 }
 
 static int cloexec_program(void)
 {
-	return fresh_program(O_RDONLY | O_CLOEXEC, NULL, false);
+	return fresh_copy(open_fresh_program, O_RDONLY | O_CLOEXEC, NULL, false);
 }
 
 /* The kernel reads the file from offset 0, not from the fd's position. */
 static int program_read_past_start(void)
 {
-	int fd = fresh_program(O_RDONLY, NULL, false);
+	int fd = fresh_copy(open_fresh_program, O_RDONLY, NULL, false);
 
 	assert_int_equal(lseek(fd, 100, SEEK_SET), 100);
 	return fd;
@@ -467,21 +457,22 @@ int main(int argc, char **argv)
 {
 	static struct matrix_run runs[CASES * 3];
 	size_t n = runs_of_table(runs);
-	struct CMUnitTest tests[CASES * 3 + 3];
-	int failed;
+	struct CMUnitTest tests[n + 3];
 
 	for (size_t i = 0; i < n; i++)
 		tests[i] = (struct CMUnitTest){ .name = runs[i].name,
 						.test_func = run_case,
 						.initial_state = &runs[i] };
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(
+	tests[n] = (struct CMUnitTest)cmocka_unit_test(
 		path_of_path_max_minus_one_bytes_runs);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(
+	tests[n + 1] = (struct CMUnitTest)cmocka_unit_test(
 		path_of_path_max_bytes_fails_enametoolong);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(
+	tests[n + 2] = (struct CMUnitTest)cmocka_unit_test(
 		script_at_path_of_path_max_minus_one_bytes_cannot_be_read);
+
+	int failed;
+
 	fixture_init(argc, argv);
-	failed = _cmocka_run_group_tests("tests", tests, n, matrix_fds_open,
-					 NULL);
+	failed = cmocka_run_group_tests(tests, matrix_fds_open, NULL);
 	return matrix_fds_close() == 0 ? failed : 1;
 }
