@@ -43,6 +43,7 @@
 #include "fd_held.h"
 #include "null_check.h"
 #include "proc_fd_dir.h"
+#include "same_file.h"
 #include "sys.h"
 
 #ifndef O_PATH
@@ -63,11 +64,6 @@
 #define LOOKUP_FLAGS (O_PATH | O_NOFOLLOW | O_CLOEXEC | O_LARGEFILE)
 #define REOPEN_FLAGS (O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | \
 		      O_CLOEXEC | O_LARGEFILE)
-
-static bool same_file(const struct stat *a, const struct stat *b)
-{
-	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
-}
 
 /* Step 2: 1 (no proven directory), or fchmodat's own 0 or -1. */
 static int chmod_through_proc(int fd, const struct stat *st, mode_t mode)
@@ -93,7 +89,7 @@ static int chmod_opened(int fd, const struct stat *st, mode_t mode)
 	struct stat now;
 	int rc, err;
 
-	if (sys_fstat(fd, &now) != 0 || !same_file(&now, st)) {
+	if (sys_fstat(fd, &now) != 0 || !libexecveat_same_file(&now, st)) {
 		err = EAGAIN;
 		rc = -1;
 	} else {
@@ -147,7 +143,7 @@ int libexecveat_chmod_by_reopening(int parent, const char *name,
 	 * symlink) is never opened. */
 	if (sys_fstatat(parent, name, &now, AT_SYMLINK_NOFOLLOW) != 0)
 		return reopen_failed();
-	if (!same_file(&now, st) ||
+	if (!libexecveat_same_file(&now, st) ||
 	    (now.st_mode & S_IFMT) != (st->st_mode & S_IFMT) ||
 	    !(S_ISREG(now.st_mode) || S_ISDIR(now.st_mode))) {
 		errno = EAGAIN;

@@ -6,6 +6,7 @@
 
 #include "fd_held.h"
 #include "fd_range.h"
+#include "same_file.h"
 #include "sys.h"
 
 #ifndef O_PATH
@@ -33,7 +34,7 @@ struct fd_holders libexecveat_fd_holders(const struct stat *st)
 
 	for (unsigned int fd = 0; fd < end; fd++) {
 		if (sys_fstat((int)fd, &other) != 0 ||
-		    other.st_dev != st->st_dev || other.st_ino != st->st_ino)
+		    !libexecveat_same_file(&other, st))
 			continue;
 		flags = sys_fcntl_getfl((int)fd);
 		if (flags == -1 || libexecveat_fd_flags_write(flags))

@@ -15,6 +15,7 @@
 #define _GNU_SOURCE /* O_PATH */
 #include "proc_fallback.h"
 #include "proc_fd_dir.h"
+#include "same_file.h"
 #include "sys.h"
 
 /*
@@ -54,7 +55,7 @@ static enum proc_fd_verdict judge_fd_name(const char *dir, int fd,
 		return PROC_FD_NOT_PROCFS;
 	if (sys_stat(path, &by_name) != 0)
 		return PROC_FD_UNRESOLVED;
-	if (by_fd->st_dev != by_name.st_dev || by_fd->st_ino != by_name.st_ino)
+	if (!libexecveat_same_file(by_fd, &by_name))
 		return PROC_FD_OTHER_FILE;
 	return PROC_FD_SAME_FILE;
 }

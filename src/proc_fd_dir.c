@@ -11,6 +11,7 @@
 #include <stdbool.h>
 
 #include "proc_fd_dir.h"
+#include "same_file.h"
 #include "sys.h"
 
 void libexecveat_fd_name(char name[FD_NAME_SIZE], int fd)
@@ -36,7 +37,7 @@ int libexecveat_proc_fd_names(int dir, int fd, const struct stat *st)
 	libexecveat_fd_name(name, fd);
 	/* Following the entry, which procfs makes a link to the open file. */
 	return sys_fstatat(dir, name, &by_name, 0) == 0 &&
-	       by_name.st_dev == st->st_dev && by_name.st_ino == st->st_ino;
+	       libexecveat_same_file(&by_name, st);
 }
 
 /*
