@@ -8,10 +8,21 @@
  *
  * Bounds. HELD_MAX levels stay open (fewer where openat answers EMFILE or
  * ENFILE: the oldest levels go first). A level that goes is identified
- * first (statx) and remembered by a digest; a ".." that comes back to it
- * asks the kernel for the parent and accepts it only if it is that very
- * directory (same device, mount, inode and birth time), else EAGAIN, the
- * kernel's own answer to a scoped lookup that raced a rename.
+ * first (statx) and remembered by a 64-bit digest of its device, mount,
+ * inode and birth time (identity.c's digest_of); a ".." that comes back to
+ * it asks the kernel for the parent and accepts it only if the parent's
+ * digest is that one, else EAGAIN, the kernel's own answer to a scoped
+ * lookup that raced a rename.
+ *
+ * Why a digest and not the fields: 8 bytes a level instead of 24, 32 KiB
+ * of stack at MAX_DEPTH instead of 96, in a function that runs on other
+ * people's thread stacks. What a collision would mean: another directory
+ * taken for the level let go, a way out of the root if it lies outside.
+ * Why no one can aim for one: the fields are the kernel's to give (an
+ * inode number and birth time in nanoseconds when a directory is made;
+ * the device and mount, which do not change during a call), so an
+ * attacker can only make directories and hope that one's digest meets
+ * the one let go: about one chance in 2^64 for each directory made.
  *
  * Closing. The fds a ".." lets go wait in `spare` and everything is
  * closed at the end with close_range over runs of consecutive numbers

@@ -45,7 +45,6 @@ bool next_component(struct walk *w)
 	 * name's NUL. */
 	start[n] = '\0';
 	w->comp.name = start;
-	w->comp.len = n;
 	return true;
 }
 

@@ -123,7 +123,6 @@ struct unwalked {
 /* The name being looked up, NUL-terminated in place in the text. */
 struct component {
 	const char *name;
-	size_t len;
 	bool last; /* nothing follows it */
 	bool trailing_slash; /* but slashes do */
 };
