@@ -19,13 +19,10 @@
 int execveat_refusal(void)
 {
 	char *no_args[] = { NULL };
-	long rc = syscall(SYS_execveat, -1L, (long)(uintptr_t)"",
-			  (long)(uintptr_t)no_args, (long)(uintptr_t)no_args,
-			  (long)AT_EMPTY_PATH);
 
-	if (rc == -1 && (errno == ENOSYS || errno == EPERM))
-		return errno;
-	return 0;
+	return refusal_of(syscall(SYS_execveat, -1L, (long)(uintptr_t)"",
+				  (long)(uintptr_t)no_args,
+				  (long)(uintptr_t)no_args, (long)AT_EMPTY_PATH));
 }
 
 int execveat_outcome_errno(int expected)
@@ -37,11 +34,7 @@ int execveat_outcome_errno(int expected)
 
 int block_execveat(int err)
 {
-	/* Where execveat is refused so already (qemu-user, an old kernel),
-	 * that is the world asked for, and no filter is needed. */
-	if (execveat_refusal() == err)
-		return 0;
-	return refuse_call(SYS_execveat, err);
+	return refuse_call_unless_so(execveat_refusal(), SYS_execveat, err);
 }
 
 int execveat_errno_without_proc(const char *program)

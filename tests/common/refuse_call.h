@@ -13,6 +13,7 @@
 #ifndef TESTS_REFUSE_CALL_H
 #define TESTS_REFUSE_CALL_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -40,7 +41,28 @@ int refuse_calls(const struct refused_call *calls, size_t n);
 
 /* Every call nr fails with err (or kills, REFUSAL_KILLS). 0, or an
  * errno. */
-int refuse_call(long nr, int err);
+static inline int refuse_call(long nr, int err)
+{
+	struct refused_call call = { .nr = nr, .err = err };
+
+	return refuse_calls(&call, 1);
+}
+
+/* What a probe of a call answered (rc, and errno where rc is -1) says of
+ * the call: refused with ENOSYS or EPERM, the refusals the library falls
+ * back on, or 0 where it is there. */
+static inline int refusal_of(long rc)
+{
+	return rc == -1 && (errno == ENOSYS || errno == EPERM) ? errno : 0;
+}
+
+/* refuse_call, unless a probe found the call refused with err here
+ * already (refusal_here: qemu-user, an old kernel): that is the world
+ * asked for, and no filter is needed. */
+static inline int refuse_call_unless_so(int refusal_here, long nr, int err)
+{
+	return refusal_here == err ? 0 : refuse_call(nr, err);
+}
 
 /* Writes the filter refuse_calls would load to fd, unloaded, as the
  * kernel's struct sock_filter array (bwrap --seccomp FD reads it). 0, or

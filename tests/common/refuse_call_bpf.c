@@ -133,9 +133,12 @@ static void emit_conditional(struct program *p, const struct refused_call *c)
 	emit(p, LOAD_WORD_AT, 0, 0, DATA_NR);
 }
 
-static void build(struct program *p, const struct refused_call *calls,
-		  size_t n)
+/* The program refusing calls[0..n) into p: 0, or an errno. */
+static int build(struct program *p, const struct refused_call *calls,
+		 size_t n)
 {
+	if (NATIVE_ARCH == 0)
+		return ENOSYS;
 	p->len = 0;
 	emit(p, LOAD_WORD_AT, 0, 0, DATA_ARCH);
 	/* Another ABI (an i386 program's on x86_64): not ours to refuse. */
@@ -160,18 +163,17 @@ static void build(struct program *p, const struct refused_call *calls,
 		emit(p, RETURN, 0, 0, action(calls[i].err));
 	}
 	emit(p, RETURN, 0, 0, SECCOMP_ALLOW);
+	return p->len > MAX_INSNS ? E2BIG : 0;
 }
 
 int refuse_calls(const struct refused_call *calls, size_t n)
 {
 	struct program p;
 	struct bpf_program_classic program;
+	int err = build(&p, calls, n);
 
-	if (NATIVE_ARCH == 0)
-		return ENOSYS;
-	build(&p, calls, n);
-	if (p.len > MAX_INSNS)
-		return E2BIG;
+	if (err != 0)
+		return err;
 	program = (struct bpf_program_classic){ p.len, p.insns };
 	/* Unprivileged filters need no_new_privs (Linux 3.5). */
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1L, 0L, 0L, 0L) != 0 ||
@@ -181,23 +183,14 @@ int refuse_calls(const struct refused_call *calls, size_t n)
 	return 0;
 }
 
-int refuse_call(long nr, int err)
-{
-	struct refused_call call = { .nr = nr, .err = err };
-
-	return refuse_calls(&call, 1);
-}
-
 int write_refusal_filter(const struct refused_call *calls, size_t n, int fd)
 {
 	struct program p;
 	size_t size;
+	int err = build(&p, calls, n);
 
-	if (NATIVE_ARCH == 0)
-		return ENOSYS;
-	build(&p, calls, n);
-	if (p.len > MAX_INSNS)
-		return E2BIG;
+	if (err != 0)
+		return err;
 	size = p.len * sizeof(p.insns[0]);
 	return write(fd, p.insns, size) == (ssize_t)size ? 0 : EIO;
 }

@@ -95,13 +95,6 @@ int refuse_calls(const struct refused_call *calls, size_t n)
 	return -rc;
 }
 
-int refuse_call(long nr, int err)
-{
-	struct refused_call call = { .nr = nr, .err = err };
-
-	return refuse_calls(&call, 1);
-}
-
 int write_refusal_filter(const struct refused_call *calls, size_t n, int fd)
 {
 	int rc;

@@ -1,8 +1,9 @@
 /*
  * The 2014 draft's execveat selftest, case by case and in its order, run
  * through the library's execveat(), one row of the table below each. Cases
- * that exec the fd itself run in both forms, the draft's NULL path and mainline's "" with AT_EMPTY_PATH,
- * and (when they pass no flags) through fexecve() as well. Where mainline
+ * that exec the fd itself run in both forms, the draft's NULL path and
+ * mainline's "" with AT_EMPTY_PATH, and (when they pass no flags) through
+ * fexecve() as well. Where mainline
  * Linux decided differently from the draft, the case asserts what mainline
  * does and says so. The mainline-only cases follow.
  *
@@ -455,7 +456,7 @@ static void script_at_path_of_path_max_minus_one_bytes_cannot_be_read(
 
 int main(int argc, char **argv)
 {
-	static struct matrix_run runs[CASES * 3];
+	static struct matrix_run runs[CASES * FORMS]; /* room for all */
 	size_t n = runs_of_table(runs);
 	struct CMUnitTest tests[n + 3];
 

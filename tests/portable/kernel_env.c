@@ -21,20 +21,6 @@
 #define FCHMODAT2_NR 452
 #endif
 
-/* The errno a probe's answer rc says the call is refused with (ENOSYS,
- * EPERM), or 0 where the call is there. */
-static int refusal_of(long rc)
-{
-	return rc == -1 && (errno == ENOSYS || errno == EPERM) ? errno : 0;
-}
-
-/* Where the call is refused with err already (qemu-user, an old kernel),
- * that is the world asked for, and no filter is needed. */
-static int refuse_unless_so_already(int refusal_here, long nr, int err)
-{
-	return refusal_here == err ? 0 : refuse_call(nr, err);
-}
-
 static long raw_openat2(int dirfd, const char *path, const void *how, size_t size)
 {
 	return syscall(OPENAT2_NR, (long)dirfd, (long)(uintptr_t)path,
@@ -48,7 +34,7 @@ int openat2_refusal(void)
 
 int block_openat2(int err)
 {
-	return refuse_unless_so_already(openat2_refusal(), OPENAT2_NR, err);
+	return refuse_call_unless_so(openat2_refusal(), OPENAT2_NR, err);
 }
 
 long raw_close_range(unsigned int first, unsigned int last, unsigned int flags)
@@ -77,13 +63,13 @@ int fchmodat2_refusal(void)
 
 int block_close_range(int err)
 {
-	return refuse_unless_so_already(close_range_refusal(), CLOSE_RANGE_NR,
+	return refuse_call_unless_so(close_range_refusal(), CLOSE_RANGE_NR,
 					err);
 }
 
 int block_fchmodat2(int err)
 {
-	return refuse_unless_so_already(fchmodat2_refusal(), FCHMODAT2_NR, err);
+	return refuse_call_unless_so(fchmodat2_refusal(), FCHMODAT2_NR, err);
 }
 
 bool kernel_reopens_empty_path(void)

@@ -89,7 +89,8 @@ static int pretend_before_6_14(void)
 }
 
 /* close_range (Linux 5.9) or fchmodat2 (Linux 6.6; 452, which Debian
- * 12's libseccomp 2.5.4 cannot name): numbers the C library may not. */
+ * 12's libseccomp 2.5.4 cannot name): numbers the C library may not
+ * have. */
 #define CLOSE_RANGE_NR 436
 #define FCHMODAT2_NR 452
 
