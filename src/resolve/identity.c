@@ -2,7 +2,7 @@
  * What a file is, asked only where something needs the answer: a level
  * the walk lets go while a later ".." could come back to it, a mount
  * crossing under RESOLVE_NO_XDEV, a trailing link's owner. A plain step
- * identifies nothing.
+ * identifies nothing. Part of walk.c, which includes it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -61,14 +61,14 @@ static int identify_by_fstatat(int fd, const char *name, int flags,
 }
 
 /*
- * The identity of fd, or of name in the directory fd (not followed):
- * 0 or -errno. statx gives the mount id and birth time; a seccomp policy
- * or a kernel before 4.11 may refuse it, and then fstatat serves, for the
- * rest of the walk.
+ * The identity of name in the directory fd, not followed ("" with
+ * AT_EMPTY_PATH: of fd itself): 0 or -errno. statx gives the mount id and
+ * birth time; a seccomp policy or a kernel before 4.11 may refuse it, and
+ * then fstatat serves, for the rest of the walk.
  */
-int identify(struct walk *w, int fd, const char *name, struct dir_id *id)
+static int identify_at(struct walk *w, int fd, const char *name, int flags,
+		       struct dir_id *id)
 {
-	int flags = AT_SYMLINK_NOFOLLOW | (name[0] ? 0 : AT_EMPTY_PATH);
 	int err;
 
 	if (w->use_statx) {
@@ -80,25 +80,38 @@ int identify(struct walk *w, int fd, const char *name, struct dir_id *id)
 	return identify_by_fstatat(fd, name, flags, id);
 }
 
-int identify_level(struct walk *w, struct level *level)
+/* What the file of fd is. */
+static int identify_fd(struct walk *w, int fd, struct dir_id *id)
+{
+	return identify_at(w, fd, "", AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH, id);
+}
+
+/* What name in the directory dirfd is, not followed. */
+static int identify_name(struct walk *w, int dirfd, const char *name,
+			 struct dir_id *id)
+{
+	return identify_at(w, dirfd, name, AT_SYMLINK_NOFOLLOW, id);
+}
+
+static int identify_level(struct walk *w, struct level *level)
 {
 	int err;
 
 	if (level->identified)
 		return 0;
-	err = identify(w, level->fd, "", &level->id);
+	err = identify_fd(w, level->fd, &level->id);
 	level->identified = err == 0;
 	return err;
 }
 
-bool same_file(const struct dir_id *a, const struct dir_id *b)
+static bool same_file(const struct dir_id *a, const struct dir_id *b)
 {
 	return a->ino == b->ino && a->dev == b->dev && a->mnt == b->mnt &&
 	       a->btime == b->btime;
 }
 
 /* 64 bits that stand for a level's identity (splitmix64's mixer). */
-uint64_t digest_of(const struct dir_id *id)
+static uint64_t digest_of(const struct dir_id *id)
 {
 	uint64_t h = id->ino ^ ((uint64_t)id->dev << 32 | id->mnt) * 31 ^
 		     id->btime * 0x9e3779b97f4a7c15U;
@@ -124,7 +137,8 @@ static bool same_mount(const struct dir_id *a, const struct dir_id *b)
  * cannot be identified. Without NO_XDEV it asks nothing and answers 0;
  * with it, both levels are identified after.
  */
-int refuse_crossing(struct walk *w, struct level *from, struct level *to)
+static int refuse_crossing(struct walk *w, struct level *from,
+			   struct level *to)
 {
 	int err;
 

@@ -7,7 +7,9 @@
  * O_DIRECTORY where a directory is needed): the kernel then refuses a
  * link instead of following it (ELOOP, or ENOTDIR), and link.c walks its
  * text. No name is opened twice, and nothing opened is thrown away but
- * an O_PATH fd of a link, which opens nothing.
+ * an O_PATH fd of a link, which opens nothing. The last component in each
+ * of its forms: a name, ".", "..", a magic link's target. Part of walk.c,
+ * which includes it.
  *
  * What the caller sees of that: fcntl(F_GETFL) shows the added
  * O_NOFOLLOW (and O_DIRECTORY after a trailing slash). The kernel's
@@ -17,13 +19,15 @@
 #include <errno.h>
 #include <fcntl.h>
 
+#include "../proc_fd_dir.h"
 #include "../sys.h"
 #include "walk.h"
 
-static enum step opened(struct walk *w, int fd, bool cloexec_added)
+/* The open's fd as the answer: STEP_OPENED, or its -errno. */
+static int opened(struct walk *w, int fd, bool cloexec_added)
 {
 	if (fd < 0)
-		return failed(w, -fd);
+		return fd;
 	w->answer = fd;
 	w->answer_cloexec_added = cloexec_added;
 	return STEP_OPENED;
@@ -36,7 +40,7 @@ static enum step opened(struct walk *w, int fd, bool cloexec_added)
  *
  * Under RESOLVE_NO_XDEV the name may not be a mount point (its identity
  * is then the mounted root's): judged by name, before the open. Mounts do
- * not change during a call (the threat model in open.c), and no rename
+ * not change during a call (the threat model in walk.c), and no rename
  * can make a name a mount point, so the open finds what was judged.
  *
  * RESOLVE_CACHED: the kernel answers from its caches, or EAGAIN, which it
@@ -54,7 +58,7 @@ static int look_before_open(struct walk *w, bool follow)
 
 	if (!(w->req.resolve & (RESOLVE_NO_XDEV | RESOLVE_CACHED)))
 		return 0;
-	err = identify(w, dir->fd, w->comp.name, &named.id);
+	err = identify_name(w, dir->fd, w->comp.name, &named.id);
 	if (err == -ENOENT && (w->req.flags & O_CREAT))
 		return cached ? -EAGAIN : 0; /* nothing there to cross into */
 	if (err < 0)
@@ -67,13 +71,13 @@ static int look_before_open(struct walk *w, bool follow)
 
 /* The last name as it is, not followed (O_NOFOLLOW, or O_CREAT|O_EXCL):
  * the kernel's open of it from the resolved directory, exact. */
-static enum step open_unfollowed(struct walk *w)
+static int open_unfollowed(struct walk *w)
 {
 	struct level *dir = current_level(w);
 	int look = look_before_open(w, false);
 
 	if (look < 0)
-		return failed(w, -look);
+		return look;
 	AT_MOMENT(BEFORE_LAST_OPEN, dir->fd, w->comp.name);
 	make_room(w, NULL, 0);
 	return opened(w, open_answer(w, dir->fd, w->comp.name, w->req.flags,
@@ -89,7 +93,7 @@ static enum step open_unfollowed(struct walk *w)
  * opens a link itself instead of refusing it: that fd is looked at, and
  * let go if it is a link.
  */
-static enum step open_followed(struct walk *w)
+static int open_followed(struct walk *w)
 {
 	struct level *dir = current_level(w);
 	bool path_only = w->req.flags & O_PATH;
@@ -97,27 +101,29 @@ static enum step open_followed(struct walk *w)
 		    (w->must_be_dir ? O_DIRECTORY : 0);
 	int look = look_before_open(w, true);
 	struct dir_id id;
-	int fd;
+	int fd, err;
 
 	if (look != 0)
-		return look > 0 ? follow_link(w, true) : failed(w, -look);
+		return look > 0 ? STEP_LINK : look;
 	AT_MOMENT(BEFORE_LAST_OPEN, dir->fd, w->comp.name);
 	make_room(w, NULL, 0);
 	fd = open_answer(w, dir->fd, w->comp.name, flags, w->req.mode);
-	if (fd == -ELOOP || (fd == -ENOTDIR && (flags & O_DIRECTORY)))
-		return follow_link(w, fd == -ELOOP);
+	if (fd == -ELOOP)
+		return STEP_LINK;
+	if (fd == -ENOTDIR && (flags & O_DIRECTORY))
+		return STEP_LINK_OR_FILE;
 	if (fd < 0 || !path_only)
 		return opened(w, fd, false);
-	int err = identify(w, fd, "", &id);
-
+	err = identify_fd(w, fd, &id);
 	if (err == 0 && !S_ISLNK(id.mode))
 		return opened(w, fd, !(w->req.flags & O_CLOEXEC));
 	sys_close(fd);
-	return err < 0 ? failed(w, -err) : follow_link(w, true);
+	return err < 0 ? err : STEP_LINK;
 }
 
-/* The last component with a name: how the kernel opens it decides. */
-enum step open_last(struct walk *w)
+/* The last component with a name: how the kernel opens it decides.
+ * STEP_OPENED, STEP_LINK, STEP_LINK_OR_FILE or -errno. */
+static int open_last(struct walk *w)
 {
 	int flags = w->req.flags;
 	int err;
@@ -126,7 +132,7 @@ enum step open_last(struct walk *w)
 	 * once the directory may be searched. */
 	if ((flags & O_CREAT) && w->comp.trailing_slash) {
 		err = check_search(w);
-		return failed(w, err < 0 ? -err : EISDIR);
+		return err < 0 ? err : -EISDIR;
 	}
 	/* A trailing slash sets LOOKUP_FOLLOW | LOOKUP_DIRECTORY for the rest
 	 * of the lookup: for the text of a link it names too. */
@@ -143,12 +149,181 @@ enum step open_last(struct walk *w)
  * ends in ".", "..", "/" or a link to one of them. Through "." from it,
  * so that the new fd's flags are exactly the caller's.
  */
-enum step open_here(struct walk *w)
+static int open_here(struct walk *w)
 {
 	if (w->req.resolve & RESOLVE_CACHED)
-		return failed(w, EAGAIN);
+		return -EAGAIN;
 	make_room(w, NULL, 0);
 	return opened(w, open_answer(w, current_level(w)->fd, ".",
 				     w->req.flags, w->req.mode),
+		      false);
+}
+
+/*
+ * The bottom's parent, judged (up, an O_PATH fd of it), opened with the
+ * caller's flags: the kernel's ".." of the bottom again, which must be
+ * the directory judged; or, for O_TMPFILE, "." from it (a file made there
+ * is no directory to prove, and making it needs search permission there
+ * anyway). An fd, or -errno.
+ */
+static int open_judged_parent(struct walk *w, struct level *up)
+{
+	int *const up_fd[] = { &up->fd };
+	struct dir_id id;
+	int fd, err;
+
+	make_room(w, up_fd, 1);
+	if ((w->req.flags & O_TMPFILE) == O_TMPFILE)
+		return open_answer(w, up->fd, ".", w->req.flags, w->req.mode);
+	fd = open_answer(w, w->levels.bottom.fd, "..", w->req.flags,
+			 w->req.mode);
+	if (fd < 0)
+		return fd;
+	err = identify_fd(w, fd, &id);
+	if (err == 0 && !same_file(&id, &up->id))
+		err = -EAGAIN; /* moved by a rename since */
+	if (err < 0)
+		sys_close(fd);
+	return err < 0 ? err : fd;
+}
+
+/*
+ * Unscoped, at the bottom, ".." as the last component: the kernel's ".."
+ * of the bottom is the answer, opened by the kernel with the caller's
+ * flags (which needs no search permission on the directory it opens,
+ * where "." from it would). Under NO_XDEV its mount is judged first on an
+ * O_PATH open; under RESOLVE_CACHED nothing is opened.
+ */
+static int open_parent_of_bottom(struct walk *w)
+{
+	struct level *bottom = &w->levels.bottom;
+	struct level up = { 0 };
+	int fd, err;
+
+	if (!(w->req.resolve & (RESOLVE_NO_XDEV | RESOLVE_CACHED))) {
+		make_room(w, NULL, 0);
+		return opened(w, open_answer(w, bottom->fd, "..", w->req.flags,
+					     w->req.mode),
+			      false);
+	}
+	up.fd = open_walk_fd(w, bottom->fd, "..",
+			     O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+	if (up.fd < 0)
+		return up.fd;
+	err = refuse_crossing(w, bottom, &up);
+	if (err == 0 && (w->req.resolve & RESOLVE_CACHED))
+		err = -EAGAIN;
+	fd = err < 0 ? err : open_judged_parent(w, &up);
+	sys_close(up.fd);
+	return opened(w, fd, false);
+}
+
+/*
+ * The file of the O_PATH fd target, opened again with the caller's flags:
+ * through this thread's fd directory, proven to be procfs and this
+ * thread's own table (src/proc_fd_dir.c), and then proven to be target's
+ * file once open; under OPENAT2_REGULAR by O_EMPTYPATH, which the kernel
+ * then has, with no /proc.
+ * Nothing is looked up by the magic link's name again: what another
+ * thread or process does to the link meanwhile changes nothing.
+ */
+static int reopen(struct walk *w, struct level *target)
+{
+	enum proc_fd_dir_verdict verdict;
+	char name[FD_NAME_SIZE];
+	struct dir_id id;
+	int dir, fd, err;
+
+	if (w->req.regular_only) {
+		int *const target_fd[] = { &target->fd };
+
+		make_room(w, target_fd, 1);
+		return reopen_regular(w, target->fd, w->req.flags | O_CLOEXEC,
+				      w->req.mode);
+	}
+	dir = libexecveat_proc_fd_dir_open(&verdict);
+	int *const step_fds[] = { &target->fd, &dir };
+
+	if (dir < 0)
+		return -EXDEV; /* nothing proves what the name would open */
+	make_room(w, step_fds, 2);
+	libexecveat_fd_name(name, target->fd);
+	AT_MOMENT(BEFORE_MAGIC_REOPEN, dir, name);
+	/* Close-on-exec until it is proven the answer. */
+	fd = sys_openat(dir, name, w->req.flags | O_CLOEXEC, w->req.mode);
+	err = fd < 0 ? -errno : 0;
+	sys_close(dir);
+	if (err == 0)
+		err = identify_fd(w, fd, &id);
+	if (err == 0 && !same_file(&id, &target->id))
+		err = -EAGAIN;
+	if (err < 0 && fd >= 0)
+		sys_close(fd);
+	return err < 0 ? err : fd;
+}
+
+/* O_PATH|O_DIRECTORY met a target that is no directory. The kernel
+ * refuses a crossing first, as it follows the link (EXDEV), and only then
+ * the type (ENOTDIR): a second look decides which, and opens nothing. */
+static int refusal_of_no_directory(struct walk *w, struct level *dir)
+{
+	struct level target = { 0 };
+	int err;
+
+	target.fd = open_walk_fd(w, dir->fd, w->comp.name, O_PATH | O_CLOEXEC,
+				 0);
+	if (target.fd < 0)
+		return target.fd;
+	err = refuse_crossing(w, dir, &target);
+	sys_close(target.fd);
+	return err < 0 ? err : -ENOTDIR;
+}
+
+/* A magic link as the last component, with RESOLVE_NO_XDEV: its target
+ * judged, then opened through the fd that was judged. */
+static int open_magic_target(struct walk *w, struct level *dir)
+{
+	bool path_only = w->req.flags & O_PATH;
+	struct level target = { 0 };
+	int err, fd;
+
+	if (path_only) /* the judged fd is the answer */
+		make_room(w, NULL, 0);
+	target.fd = open_walk_fd(w, dir->fd, w->comp.name,
+				 path_only ? w->req.flags | O_CLOEXEC :
+					     O_PATH | O_CLOEXEC,
+				 0);
+	if (target.fd == -ENOTDIR && path_only)
+		return refusal_of_no_directory(w, dir);
+	if (target.fd < 0)
+		return target.fd;
+	err = refuse_crossing(w, dir, &target);
+	if (err == 0 && (w->req.resolve & RESOLVE_CACHED))
+		err = -EAGAIN;
+	if (err == 0 && path_only)
+		return opened(w, target.fd, true);
+	fd = err < 0 ? err : reopen(w, &target);
+	sys_close(target.fd);
+	return opened(w, fd, true);
+}
+
+/*
+ * A magic link as the last component (link.c judged that it may be
+ * followed): the kernel opens its target. Under NO_XDEV the target is
+ * judged first; otherwise there is nothing to judge, and the kernel's own
+ * walk opens it, as it is. RESOLVE_CACHED opens nothing.
+ */
+static int open_magic_last(struct walk *w)
+{
+	struct level *dir = current_level(w);
+
+	if (w->req.resolve & RESOLVE_NO_XDEV)
+		return open_magic_target(w, dir);
+	if (w->req.resolve & RESOLVE_CACHED)
+		return -EAGAIN;
+	AT_MOMENT(BEFORE_LAST_OPEN, dir->fd, w->comp.name);
+	make_room(w, NULL, 0);
+	return opened(w, open_answer(w, dir->fd, w->comp.name, w->req.flags,
+				     w->req.mode),
 		      false);
 }

@@ -1,7 +1,7 @@
 /*
  * The directories the walk holds: its own chain of fds, so that ".." goes
  * back to a directory it came through and never to the kernel's idea of
- * a parent (open.c says why that matters). The kernel's walk holds its
+ * a parent (walk.c says why that matters). The kernel's walk holds its
  * chain by reference and pays nothing for it; here each level is an fd:
  * one openat per directory, nothing more, until something needs a
  * level's identity.
@@ -52,7 +52,7 @@ static struct level *level_at(struct levels *l, int depth)
 	return depth == 0 ? &l->bottom : &l->ring[depth % HELD_MAX];
 }
 
-struct level *current_level(struct walk *w)
+static struct level *current_level(struct walk *w)
 {
 	return level_at(&w->levels, w->levels.depth);
 }
@@ -142,8 +142,8 @@ static int let_oldest_go(struct walk *w)
  * again. dirfd is never one of those: it is the level the walk stands in
  * or the bottom. An fd, or -errno.
  */
-int open_walk_fd(struct walk *w, int dirfd, const char *name, int flags,
-		 unsigned int mode)
+static int open_walk_fd(struct walk *w, int dirfd, const char *name,
+			int flags, unsigned int mode)
 {
 	struct levels *l = &w->levels;
 
@@ -162,7 +162,7 @@ int open_walk_fd(struct walk *w, int dirfd, const char *name, int flags,
 
 /* Steps into next (its fd the walk's own, its id set or not): one level
  * deeper. */
-int push_level(struct walk *w, const struct level *next)
+static int push_level(struct walk *w, const struct level *next)
 {
 	struct levels *l = &w->levels;
 	int err;
@@ -199,7 +199,7 @@ static int fetch_level_below(struct walk *w)
 				  0);
 	if (fetched.fd < 0)
 		return fetched.fd;
-	err = identify(w, fetched.fd, "", &fetched.id);
+	err = identify_fd(w, fetched.fd, &fetched.id);
 	if (err == 0 && digest_of(&fetched.id) != l->digest[below])
 		err = -EAGAIN; /* moved by a rename since */
 	if (err < 0) {
@@ -212,7 +212,7 @@ static int fetch_level_below(struct walk *w)
 }
 
 /* ".." above the bottom: back to the level the walk came from. */
-int pop_level(struct walk *w)
+static int pop_level(struct walk *w)
 {
 	struct levels *l = &w->levels;
 	int err;
@@ -226,7 +226,7 @@ int pop_level(struct walk *w)
 }
 
 /* IN_ROOT's jump to the root: the bottom, where the walk started. */
-void let_go_to_bottom(struct walk *w)
+static void let_go_to_bottom(struct walk *w)
 {
 	struct levels *l = &w->levels;
 
@@ -239,36 +239,71 @@ void let_go_to_bottom(struct walk *w)
 /*
  * An unscoped walk moves to a new bottom, the directory name in dirfd
  * (the process root, the kernel's ".." of the old bottom, a magic link's
- * target, which the kernel follows), reached from the level `from`:
- * nothing below it is known. Under NO_XDEV the step is judged before the
- * new bottom must be a directory, as the kernel judges a jump first.
+ * target, which the kernel follows), reached from the level `from`
+ * (NULL: from nowhere, at the start of an absolute path, where no mount
+ * is crossed): nothing below it is known. Under NO_XDEV the step is
+ * judged before the new bottom must be a directory, as the kernel judges
+ * a jump first. 0 or -errno.
  */
-enum step move_bottom(struct walk *w, struct level *from, int dirfd,
-		      const char *name)
+static int move_bottom(struct walk *w, struct level *from, int dirfd,
+		       const char *name)
 {
 	struct levels *l = &w->levels;
-	bool judge = w->req.resolve & RESOLVE_NO_XDEV;
+	bool judge = from != NULL && (w->req.resolve & RESOLVE_NO_XDEV);
 	struct level bottom = { 0 };
-	int err;
+	int err = 0;
 
 	bottom.fd = open_walk_fd(w, dirfd, name,
 				 O_PATH | O_CLOEXEC | (judge ? 0 : O_DIRECTORY),
 				 0);
 	if (bottom.fd < 0)
-		return failed(w, -bottom.fd);
-	err = refuse_crossing(w, from, &bottom);
-	if (err == 0 && judge && !S_ISDIR(bottom.id.mode))
-		err = -ENOTDIR;
+		return bottom.fd;
+	if (judge) {
+		err = refuse_crossing(w, from, &bottom);
+		if (err == 0 && !S_ISDIR(bottom.id.mode))
+			err = -ENOTDIR;
+	}
 	if (err < 0) {
 		close_quietly(bottom.fd);
-		return failed(w, -err);
+		return err;
 	}
 	let_go_to_bottom(w);
 	if (l->bottom_owned)
 		let_go(l, l->bottom.fd);
 	l->bottom = bottom;
 	l->bottom_owned = true;
-	return STEP_ON;
+	return 0;
+}
+
+/*
+ * An absolute path or link: back to the root (nd_jump_root), from the
+ * level the link was read in (NULL: the start of an absolute path, where
+ * dirfd is not looked at unless it is the root). BENEATH refuses;
+ * IN_ROOT's root is the bottom (dirfd); otherwise the process root, which
+ * becomes the bottom. 0 or -errno.
+ */
+static int jump_to_root(struct walk *w, struct level *from)
+{
+	struct levels *l = &w->levels;
+	int err;
+
+	if (w->req.resolve & RESOLVE_BENEATH)
+		return -EXDEV;
+	/* nd_jump_root compares with a root the lookup may not have set yet
+	 * (an unscoped relative lookup sets it at its first ".."): then any
+	 * jump under NO_XDEV is EXDEV. */
+	if ((w->req.resolve & RESOLVE_NO_XDEV) && !w->root_set)
+		return -EXDEV;
+	w->root_set = true;
+	if (!(w->req.resolve & RESOLVE_IN_ROOT))
+		return move_bottom(w, from, AT_FDCWD, "/");
+	if (from != NULL && from != &l->bottom) {
+		err = refuse_crossing(w, from, &l->bottom);
+		if (err < 0)
+			return err;
+	}
+	let_go_to_bottom(w);
+	return 0;
 }
 
 /*
@@ -276,7 +311,7 @@ enum step move_bottom(struct walk *w, struct level *from, int dirfd,
  * in it, ".." included. A walk that has looked a name up in it knows;
  * otherwise a lookup of "." asks the kernel, and leaves no fd.
  */
-int check_search(struct walk *w)
+static int check_search(struct walk *w)
 {
 	struct level *level = current_level(w);
 	struct stat st;
@@ -338,7 +373,7 @@ static int *lowest_walk_fd(struct levels *l, int *const extra[], int n)
  * the number the kernel's openat2 would give. Where no number is free to
  * move it to, the answer is opened all the same, at the lowest free then.
  */
-void make_room(struct walk *w, int *const extra[], int n)
+static void make_room(struct walk *w, int *const extra[], int n)
 {
 	struct levels *l = &w->levels;
 	int *lowest = lowest_walk_fd(l, extra, n);
@@ -360,14 +395,14 @@ void make_room(struct walk *w, int *const extra[], int n)
 
 /*
  * The end of the walk (the kernel's terminate_walk): every fd of the
- * walk's closed; the answer is where make_room let it be opened. The fd,
- * or -1 with errno set.
+ * walk's closed; the answer (outcome STEP_OPENED) is where make_room let
+ * it be opened. The answer, or outcome as it is.
  */
-int finish_walk(struct walk *w, enum step outcome)
+static int finish_walk(struct walk *w, int outcome)
 {
 	int fds[WALK_FDS_MAX];
 	int n = walk_fds(&w->levels, fds);
-	int answer = -1;
+	int answer = outcome;
 
 	if (outcome == STEP_OPENED) {
 		answer = w->answer;
@@ -376,13 +411,10 @@ int finish_walk(struct walk *w, enum step outcome)
 		 * clearing the flag, unlike a move, drops nothing. */
 		if (w->answer_cloexec_added && !(w->req.flags & O_CLOEXEC) &&
 		    sys_fcntl_setfd(answer, 0) < 0) {
-			w->error = errno;
 			fds[n++] = answer;
-			answer = -1;
+			answer = -errno;
 		}
 	}
 	close_fds(&w->levels, fds, n);
-	if (answer < 0)
-		errno = w->error;
 	return answer;
 }

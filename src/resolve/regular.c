@@ -36,10 +36,11 @@
  * a group-writable directory refuses here what the kernel opens, and
  * where it is 0, any sticky one refuses another's regular file or FIFO.
  */
-static int sticky_refusal(struct walk *w, int dirfd, const struct dir_id *file)
+static int sticky_refusal(struct walk *w, int dirfd,
+			  const struct dir_id *file)
 {
 	struct dir_id dir;
-	int err = identify(w, dirfd, "", &dir);
+	int err = identify_fd(w, dirfd, &dir);
 
 	if (err < 0)
 		return err;
@@ -81,15 +82,19 @@ static int refusal(struct walk *w, int dirfd, int flags,
 }
 
 /* The file of fd, proven, opened as the answer: by O_EMPTYPATH. */
-static int open_own_file(struct walk *w, int fd, int flags, unsigned int mode)
+static int open_own_file(struct walk *w, int fd, int flags,
+			 unsigned int mode)
 {
 	return open_walk_fd(w, fd, "", flags | O_EMPTYPATH, mode);
 }
 
-int reopen_regular(struct walk *w, int fd, int flags, unsigned int mode)
+/* The file of fd (one the walk proved, or the caller's own with the empty
+ * name), under OPENAT2_REGULAR: an fd or -errno. */
+static int reopen_regular(struct walk *w, int fd, int flags,
+			  unsigned int mode)
 {
 	struct dir_id file;
-	int err = identify(w, fd, "", &file);
+	int err = identify_fd(w, fd, &file);
 
 	if (err < 0)
 		return err;
@@ -120,7 +125,7 @@ static int open_regular(struct walk *w, int dirfd, const char *name,
 	}
 	if (look < 0)
 		return look;
-	err = identify(w, look, "", &file);
+	err = identify_fd(w, look, &file);
 	if (err == 0)
 		err = refusal(w, dirfd, flags, &file);
 	if (err == 0) {
@@ -133,8 +138,10 @@ static int open_regular(struct walk *w, int dirfd, const char *name,
 	return err;
 }
 
-int open_answer(struct walk *w, int dirfd, const char *name, int flags,
-		unsigned int mode)
+/* The answer's open, with the caller's flags (and those a step adds);
+ * under OPENAT2_REGULAR, a regular file proven first. An fd, or -errno. */
+static int open_answer(struct walk *w, int dirfd, const char *name,
+		       int flags, unsigned int mode)
 {
 	if (w->req.regular_only)
 		return open_regular(w, dirfd, name, flags, mode);

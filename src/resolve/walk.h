@@ -1,8 +1,11 @@
 /*
- * One walk of openat2's fallback: its state, in four parts (what the
- * caller asked, the directories held, the path still to walk, the name
- * being looked up), and the steps that share it, one file each. open.c
- * maps the steps to their files and to the kernel's fs/namei.c.
+ * The walk: openat2's fallback resolution, and the interface through which
+ * an operation beneath a root (or beneath dirfd) reaches the directory of
+ * its last name. Its state, in four parts besides a few flags: what the
+ * caller asked (struct request), the directories held (struct levels),
+ * the path still to walk (struct unwalked) and the name being looked up
+ * (struct component). walk.c has the threat model, the loop and the map
+ * of the steps to the kernel's fs/namei.c.
  */
 #ifndef EXECVEAT_RESOLVE_WALK_H
 #define EXECVEAT_RESOLVE_WALK_H
@@ -13,37 +16,6 @@
 #include <stdint.h>
 
 #include "../resolve.h"
-
-/*
- * These names are global in libexecveat.a, where a program's own names
- * live beside them: the library's prefix keeps them apart
- * (tests/check-static-names.sh). The code calls them by the short names.
- */
-#define check_search libexecveat_resolve_check_search
-#define current_level libexecveat_resolve_current_level
-#define digest_of libexecveat_resolve_digest_of
-#define finish_walk libexecveat_resolve_finish_walk
-#define follow_link libexecveat_resolve_follow_link
-#define identify libexecveat_resolve_identify
-#define identify_level libexecveat_resolve_identify_level
-#define jump_to_root libexecveat_resolve_jump_to_root
-#define let_go_to_bottom libexecveat_resolve_let_go_to_bottom
-#define make_room libexecveat_resolve_make_room
-#define move_bottom libexecveat_resolve_move_bottom
-#define next_component libexecveat_resolve_next_component
-#define open_here libexecveat_resolve_open_here
-#define open_last libexecveat_resolve_open_last
-#define open_answer libexecveat_resolve_open_answer
-#define open_last_dotdot libexecveat_resolve_open_last_dotdot
-#define open_walk_fd libexecveat_resolve_open_walk_fd
-#define pop_level libexecveat_resolve_pop_level
-#define push_level libexecveat_resolve_push_level
-#define refuse_crossing libexecveat_resolve_refuse_crossing
-#define reopen_regular libexecveat_resolve_reopen_regular
-#define same_file libexecveat_resolve_same_file
-#define splice_link_text libexecveat_resolve_splice_link_text
-#define start_unwalked libexecveat_resolve_start_unwalked
-#define step_dotdot libexecveat_resolve_step_dotdot
 
 #define MAX_LINKS 40 /* the kernel's MAXSYMLINKS, over the whole lookup */
 /* Directory fds held at once besides the bottom one (fewer where the fd
@@ -137,29 +109,22 @@ struct walk {
 	bool use_statx; /* cleared where statx is refused */
 	int answer; /* STEP_OPENED: the fd */
 	bool answer_cloexec_added; /* opened close-on-exec for the walk's sake */
-	int error; /* STEP_FAILED: the errno */
 	struct unwalked unwalked;
 };
 
-/* What a step did. */
+/*
+ * What a step did: one of these (never negative), or -errno where the
+ * lookup fails. The loop (walk.c) takes the next step; a step never calls
+ * another step.
+ */
 enum step {
 	STEP_ON, /* the walk goes on with the next component */
 	STEP_AGAIN, /* the name changed under the step: take it again */
+	STEP_LINK, /* the name is a link to follow */
+	STEP_LINK_OR_FILE, /* a link, or no directory at all: readlinkat tells */
+	STEP_MAGIC_LAST, /* the last name is a magic link, to open through */
 	STEP_OPENED, /* the last component is open: w->answer */
-	STEP_FAILED, /* the lookup fails with w->error */
 };
-
-static inline enum step failed(struct walk *w, int err)
-{
-	w->error = err;
-	return STEP_FAILED;
-}
-
-/* A -errno from a helper, or STEP_ON. */
-static inline enum step on_or_failed(struct walk *w, int err)
-{
-	return err < 0 ? failed(w, -err) : STEP_ON;
-}
 
 /*
  * Test builds (EXECVEAT_RESOLVE_TEST_HOOKS) call out at the moments an
@@ -181,45 +146,33 @@ void libexecveat_resolve_test_hook(enum resolve_moment moment, int dirfd,
 #define AT_MOMENT(moment, dirfd, name) ((void)0)
 #endif
 
-/* unwalked.c: the path's text. */
-void start_unwalked(struct walk *w, const char *path, size_t len);
-bool next_component(struct walk *w);
-int splice_link_text(struct walk *w, size_t n);
-
-/* levels.c: the directories held. */
-struct level *current_level(struct walk *w);
-int open_walk_fd(struct walk *w, int dirfd, const char *name, int flags,
-		 unsigned int mode);
-int push_level(struct walk *w, const struct level *next);
-int pop_level(struct walk *w);
-void let_go_to_bottom(struct walk *w);
-enum step move_bottom(struct walk *w, struct level *from, int dirfd,
-		      const char *name);
-int check_search(struct walk *w);
-void make_room(struct walk *w, int *const extra[], int n);
-int finish_walk(struct walk *w, enum step outcome);
-
-/* identity.c: what a file is, and which mount it is on. */
-int identify(struct walk *w, int fd, const char *name, struct dir_id *id);
-int identify_level(struct walk *w, struct level *level);
-bool same_file(const struct dir_id *a, const struct dir_id *b);
-uint64_t digest_of(const struct dir_id *id);
-int refuse_crossing(struct walk *w, struct level *from, struct level *to);
-
-/* regular.c: the answer's open, with the caller's flags (and those a
- * step adds); under OPENAT2_REGULAR, a regular file proven first. An fd,
- * or -errno. reopen_regular: the file of fd (one the walk proved, or the
- * caller's own with the empty name), under OPENAT2_REGULAR. */
-int open_answer(struct walk *w, int dirfd, const char *name, int flags,
-		unsigned int mode);
-int reopen_regular(struct walk *w, int fd, int flags, unsigned int mode);
-
-/* dotdot.c, link.c, last.c: the steps. */
-enum step step_dotdot(struct walk *w);
-enum step open_last_dotdot(struct walk *w);
-enum step follow_link(struct walk *w, bool seen_as_link);
-enum step jump_to_root(struct walk *w);
-enum step open_last(struct walk *w);
-enum step open_here(struct walk *w);
+/*
+ * The walk as the operations beneath a root use it (openat2's own use is
+ * libexecveat_resolve_open, resolve.h): every component but the last is
+ * walked by the request's resolve flags, and the operation acts on the
+ * last name with one *at call on the directory held, where the kernel
+ * looks up that one name only, so that no rename can take it elsewhere.
+ *
+ *	struct walk w;
+ *	int err = libexecveat_walk_begin(&w, dirfd, path, &req);
+ *	if (err == 0)
+ *		err = libexecveat_walk_to_last(&w);
+ *	if (err == 0)
+ *		err = unlinkat(libexecveat_walk_parent(&w), w.comp.name, 0)
+ *			< 0 ? -errno : 0;
+ *	libexecveat_walk_end(&w);
+ *
+ * begin: 0 or -errno; whatever it answers, end closes what the walk holds.
+ * path is copied (at most PATH_MAX - 1 bytes, not empty). to_last: 0 with
+ * w->comp the last name, unlooked-up and, if a link, not followed
+ * (w->comp.trailing_slash says whether slashes follow it; a path of
+ * slashes only leaves "."), or -errno. parent: the directory the walk
+ * stands in, an fd the walk holds until end.
+ */
+int libexecveat_walk_begin(struct walk *w, int dirfd, const char *path,
+			   const struct request *req);
+int libexecveat_walk_to_last(struct walk *w);
+int libexecveat_walk_parent(struct walk *w);
+void libexecveat_walk_end(struct walk *w);
 
 #endif /* EXECVEAT_RESOLVE_WALK_H */
