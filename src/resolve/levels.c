@@ -4,7 +4,7 @@
  * a parent (walk.c says why that matters). The kernel's walk holds its
  * chain by reference and pays nothing for it; here each level is an fd:
  * one openat per directory, nothing more, until something needs a
- * level's identity.
+ * level's identity. Part of walk.c, which includes it.
  *
  * Bounds. HELD_MAX levels stay open (fewer where openat answers EMFILE or
  * ENFILE: the oldest levels go first). A level that goes is identified

@@ -15,7 +15,8 @@
  * slash ENOTDIR; then the permission checks of the open itself.
  *
  * What the caller sees of that: fcntl(F_GETFL) shows O_EMPTYPATH, which
- * the kernel's openat2 by name does not.
+ * the kernel's openat2 by name does not. Part of walk.c, which includes
+ * it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
