@@ -13,7 +13,6 @@
 #include <fcntl.h>
 
 #include "../sys.h"
-#include "walk.h"
 
 /* ".." on the way: STEP_ON or -errno. */
 static int step_dotdot(struct walk *w)

@@ -9,7 +9,6 @@
 #include <sys/sysmacros.h>
 
 #include "../sys.h"
-#include "walk.h"
 
 /* Linux's own dev_t encoding (12-bit major, 20-bit minor) fits 32 bits. */
 static uint32_t kernel_dev(uint32_t major, uint32_t minor)

@@ -21,7 +21,7 @@
 
 #include "../proc_fd_dir.h"
 #include "../sys.h"
-#include "walk.h"
+#include "moment.h"
 
 /* The open's fd as the answer: STEP_OPENED, or its -errno. */
 static int opened(struct walk *w, int fd, bool cloexec_added)

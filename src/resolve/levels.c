@@ -45,7 +45,7 @@
 #include <fcntl.h>
 
 #include "../sys.h"
-#include "walk.h"
+#include "moment.h"
 
 static struct level *level_at(struct levels *l, int depth)
 {

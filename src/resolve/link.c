@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "../sys.h"
-#include "walk.h"
+#include "moment.h"
 
 #define ST_NOSYMFOLLOW_FLAG 0x2000 /* statfs f_flags, Linux 5.10 */
 /* procfs numbers its registered entries (self, thread-self, mounts, net,

@@ -24,7 +24,6 @@
 #include <unistd.h>
 
 #include "../sys.h"
-#include "walk.h"
 
 /*
  * O_CREAT of a file that exists, in a sticky directory (the kernel's

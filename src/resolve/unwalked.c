@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <string.h>
 
-#include "walk.h"
 
 static void start_unwalked(struct walk *w, const char *path, size_t len)
 {

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "../resolve.h"
+#include "moment.h"
 
 #define MAX_LINKS 40 /* the kernel's MAXSYMLINKS, over the whole lookup */
 /* Directory fds held at once besides the bottom one (fewer where the fd
@@ -125,26 +126,6 @@ enum step {
 	STEP_MAGIC_LAST, /* the last name is a magic link, to open through */
 	STEP_OPENED, /* the last component is open: w->answer */
 };
-
-/*
- * Test builds (EXECVEAT_RESOLVE_TEST_HOOKS) call out at the moments an
- * attacker would act between two system calls of a step, so that the
- * attack can be made at exactly that moment; other builds make no call.
- */
-enum resolve_moment {
-	BEFORE_READLINK, /* a step's open said "not a directory" */
-	BEFORE_LAST_OPEN, /* the last component (a name, "..") is next */
-	BEFORE_MAGIC_REOPEN, /* a magic link's target was judged */
-	BEFORE_REFETCH, /* ".." must fetch a level it let go */
-};
-#ifdef EXECVEAT_RESOLVE_TEST_HOOKS
-void libexecveat_resolve_test_hook(enum resolve_moment moment, int dirfd,
-				   const char *name);
-#define AT_MOMENT(moment, dirfd, name) \
-	libexecveat_resolve_test_hook(moment, dirfd, name)
-#else
-#define AT_MOMENT(moment, dirfd, name) ((void)0)
-#endif
 
 /*
  * The walk as the operations beneath a root use it (openat2's own use is
