@@ -23,19 +23,26 @@
 #include "../sys.h"
 #include "moment.h"
 
+/* Whether an answer was opened close-on-exec for the walk's sake, which
+ * finish_walk takes back where the caller did not ask for it. */
+enum answer_cloexec { CLOEXEC_AS_ASKED, CLOEXEC_ADDED };
+
 /* The open's fd as the answer: STEP_OPENED, or its -errno. */
-static int opened(struct walk *w, int fd, bool cloexec_added)
+static int opened(struct walk *w, int fd, enum answer_cloexec cloexec)
 {
 	if (fd < 0)
 		return fd;
 	w->answer = fd;
-	w->answer_cloexec_added = cloexec_added;
+	w->answer_cloexec_added = cloexec == CLOEXEC_ADDED;
 	return STEP_OPENED;
 }
 
+/* What the lookup does with a link as the last name. */
+enum last_link { LINK_KEPT, LINK_FOLLOWED };
+
 /*
  * What the last name is, where the open must wait for it: 0 to open it,
- * 1 for a link to follow first (follow: the lookup follows links), or
+ * 1 for a link to follow first (LINK_FOLLOWED: the lookup follows links), or
  * -errno.
  *
  * Under RESOLVE_NO_XDEV the name may not be a mount point (its identity
@@ -49,7 +56,7 @@ static int opened(struct walk *w, int fd, bool cloexec_added)
  * have answers that do not depend on any cache), gives the errors the
  * lookup meets, and EAGAIN where it would open.
  */
-static int look_before_open(struct walk *w, bool follow)
+static int look_before_open(struct walk *w, enum last_link link)
 {
 	struct level *dir = current_level(w);
 	struct level named = { .identified = true };
@@ -63,7 +70,7 @@ static int look_before_open(struct walk *w, bool follow)
 		return cached ? -EAGAIN : 0; /* nothing there to cross into */
 	if (err < 0)
 		return err;
-	if (follow && S_ISLNK(named.id.mode))
+	if (link == LINK_FOLLOWED && S_ISLNK(named.id.mode))
 		return 1;
 	err = refuse_crossing(w, dir, &named);
 	return err == 0 && cached ? -EAGAIN : err;
@@ -74,15 +81,15 @@ static int look_before_open(struct walk *w, bool follow)
 static int open_unfollowed(struct walk *w)
 {
 	struct level *dir = current_level(w);
-	int look = look_before_open(w, false);
+	int look = look_before_open(w, LINK_KEPT);
+	int fd;
 
 	if (look < 0)
 		return look;
 	AT_MOMENT(BEFORE_LAST_OPEN, dir->fd, w->comp.name);
 	make_room(w, NULL, 0);
-	return opened(w, open_answer(w, dir->fd, w->comp.name, w->req.flags,
-				     w->req.mode),
-		      false);
+	fd = open_answer(w, dir->fd, w->comp.name, w->req.flags, w->req.mode);
+	return opened(w, fd, CLOEXEC_AS_ASKED);
 }
 
 /*
@@ -99,7 +106,7 @@ static int open_followed(struct walk *w)
 	bool path_only = w->req.flags & O_PATH;
 	int flags = w->req.flags | O_NOFOLLOW | (path_only ? O_CLOEXEC : 0) |
 		    (w->must_be_dir ? O_DIRECTORY : 0);
-	int look = look_before_open(w, true);
+	int look = look_before_open(w, LINK_FOLLOWED);
 	struct dir_id id;
 	int fd, err;
 
@@ -113,10 +120,12 @@ static int open_followed(struct walk *w)
 	if (fd == -ENOTDIR && (flags & O_DIRECTORY))
 		return STEP_LINK_OR_FILE;
 	if (fd < 0 || !path_only)
-		return opened(w, fd, false);
+		return opened(w, fd, CLOEXEC_AS_ASKED);
 	err = identify_fd(w, fd, &id);
 	if (err == 0 && !S_ISLNK(id.mode))
-		return opened(w, fd, !(w->req.flags & O_CLOEXEC));
+		return opened(w, fd, (w->req.flags & O_CLOEXEC) ?
+					     CLOEXEC_AS_ASKED :
+					     CLOEXEC_ADDED);
 	sys_close(fd);
 	return err < 0 ? err : STEP_LINK;
 }
@@ -151,12 +160,14 @@ static int open_last(struct walk *w)
  */
 static int open_here(struct walk *w)
 {
+	int fd;
+
 	if (w->req.resolve & RESOLVE_CACHED)
 		return -EAGAIN;
 	make_room(w, NULL, 0);
-	return opened(w, open_answer(w, current_level(w)->fd, ".",
-				     w->req.flags, w->req.mode),
-		      false);
+	fd = open_answer(w, current_level(w)->fd, ".", w->req.flags,
+			 w->req.mode);
+	return opened(w, fd, CLOEXEC_AS_ASKED);
 }
 
 /*
@@ -202,9 +213,9 @@ static int open_parent_of_bottom(struct walk *w)
 
 	if (!(w->req.resolve & (RESOLVE_NO_XDEV | RESOLVE_CACHED))) {
 		make_room(w, NULL, 0);
-		return opened(w, open_answer(w, bottom->fd, "..", w->req.flags,
-					     w->req.mode),
-			      false);
+		fd = open_answer(w, bottom->fd, "..", w->req.flags,
+				 w->req.mode);
+		return opened(w, fd, CLOEXEC_AS_ASKED);
 	}
 	up.fd = open_walk_fd(w, bottom->fd, "..",
 			     O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
@@ -215,7 +226,7 @@ static int open_parent_of_bottom(struct walk *w)
 		err = -EAGAIN;
 	fd = err < 0 ? err : open_judged_parent(w, &up);
 	sys_close(up.fd);
-	return opened(w, fd, false);
+	return opened(w, fd, CLOEXEC_AS_ASKED);
 }
 
 /*
@@ -301,10 +312,10 @@ static int open_magic_target(struct walk *w, struct level *dir)
 	if (err == 0 && (w->req.resolve & RESOLVE_CACHED))
 		err = -EAGAIN;
 	if (err == 0 && path_only)
-		return opened(w, target.fd, true);
+		return opened(w, target.fd, CLOEXEC_ADDED);
 	fd = err < 0 ? err : reopen(w, &target);
 	sys_close(target.fd);
-	return opened(w, fd, true);
+	return opened(w, fd, CLOEXEC_ADDED);
 }
 
 /*
@@ -316,6 +327,7 @@ static int open_magic_target(struct walk *w, struct level *dir)
 static int open_magic_last(struct walk *w)
 {
 	struct level *dir = current_level(w);
+	int fd;
 
 	if (w->req.resolve & RESOLVE_NO_XDEV)
 		return open_magic_target(w, dir);
@@ -323,7 +335,6 @@ static int open_magic_last(struct walk *w)
 		return -EAGAIN;
 	AT_MOMENT(BEFORE_LAST_OPEN, dir->fd, w->comp.name);
 	make_room(w, NULL, 0);
-	return opened(w, open_answer(w, dir->fd, w->comp.name, w->req.flags,
-				     w->req.mode),
-		      false);
+	fd = open_answer(w, dir->fd, w->comp.name, w->req.flags, w->req.mode);
+	return opened(w, fd, CLOEXEC_AS_ASKED);
 }

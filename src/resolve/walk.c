@@ -234,7 +234,7 @@ static int start_walk(struct walk *w, const char *path, size_t len)
 			return l->bottom.fd;
 		l->bottom_owned = true;
 	}
-	return path[0] == '/' ? jump_to_root(w, NULL) : 0;
+	return path[0] == '/' ? jump_to_root(w, NULL /* nothing walked */) : 0;
 }
 
 /* The walk's length rules: the kernel's getname. */
@@ -306,7 +306,7 @@ int libexecveat_resolve_open(int dirfd, const char *path,
 	init_walk(&w, dirfd, &req);
 	if (len == 0) { /* O_EMPTYPATH | OPENAT2_REGULAR: dirfd's own file. */
 		s = opened(&w, reopen_regular(&w, dirfd, req.flags, req.mode),
-			   false);
+			   CLOEXEC_AS_ASKED);
 	} else {
 		s = start_walk(&w, path, len);
 		if (s == 0)
