@@ -174,7 +174,8 @@ static int walk_path(struct walk *w, enum walk_end end)
 		if (!next_component(w)) {
 			if (end == OPEN_LAST)
 				return open_here(w);
-			w->comp = (struct component){ .name = ".", .last = true };
+			w->comp = (struct component){ .name = ".",
+						      .last = true };
 			return STEP_ON;
 		}
 		if (w->comp.last && end == STOP_BEFORE_LAST)

@@ -122,7 +122,7 @@ enum step {
 	STEP_ON, /* the walk goes on with the next component */
 	STEP_AGAIN, /* the name changed under the step: take it again */
 	STEP_LINK, /* the name is a link to follow */
-	STEP_LINK_OR_FILE, /* a link, or no directory at all: readlinkat tells */
+	STEP_LINK_OR_FILE, /* a link, or no directory: readlinkat tells */
 	STEP_MAGIC_LAST, /* the last name is a magic link, to open through */
 	STEP_OPENED, /* the last component is open: w->answer */
 };
