@@ -1,11 +1,12 @@
 /*
  * The walk: openat2's fallback resolution, and the interface through which
  * an operation beneath a root (or beneath dirfd) reaches the directory of
- * its last name. Its state, in four parts besides a few flags: what the
- * caller asked (struct request), the directories held (struct levels),
- * the path still to walk (struct unwalked) and the name being looked up
- * (struct component). walk.c has the threat model, the loop and the map
- * of the steps to the kernel's fs/namei.c.
+ * its last name. Its state is four parts, what the caller asked (struct
+ * request), the directories held (struct levels), the path still to walk
+ * (struct unwalked) and the name being looked up (struct component), and
+ * the few facts the steps learn on the way (struct walk's other fields).
+ * walk.c has the threat model, the loop and the map of the steps to the
+ * kernel's fs/namei.c.
  */
 #ifndef EXECVEAT_RESOLVE_WALK_H
 #define EXECVEAT_RESOLVE_WALK_H
