@@ -1,7 +1,7 @@
 /*
  * openat2's resolution in userspace: the fallback where the system call
- * itself is refused. Internal to the library; src/resolve/ holds it, one
- * file per step of the walk (src/resolve/open.c has the map).
+ * itself is refused. Internal to the library; src/resolve/ holds it, the
+ * walk and its parts (src/resolve/walk.c has the map).
  */
 #ifndef EXECVEAT_RESOLVE_H
 #define EXECVEAT_RESOLVE_H
