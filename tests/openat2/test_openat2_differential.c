@@ -1449,37 +1449,12 @@ done:
 	return tot.different ? 1 : 0;
 }
 
-/* The run's child (pid 1 of its namespace), for end_run. */
-static volatile pid_t run_pid;
-
-/*
- * A run ended by a signal (meson's timeout, ^C) gives back what it took
- * all the same: the child stopped (it sets the sysctls), the machine's
- * fs.protected_* values, the world's mount and directory. Then the
- * signal's own action.
- */
-static void end_run(int sig)
+/* A run ended by a signal (meson's timeout, ^C) gives back the world's
+ * mount and directory too (protected_sysctls_restore_on_signals). */
+static void remove_world(void)
 {
-	if (run_pid > 0) {
-		kill(run_pid, SIGKILL);
-		waitpid(run_pid, NULL, 0);
-	}
-	protected_sysctls_restore();
 	umount2(world_dir, MNT_DETACH);
 	rmdir(world_dir);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void end_run_on_signals(pid_t child)
-{
-	static const int signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-	struct sigaction sa = { .sa_handler = end_run };
-
-	run_pid = child;
-	sigfillset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof signals / sizeof *signals; i++)
-		sigaction(signals[i], &sa, NULL);
 }
 
 int main(void)
@@ -1546,7 +1521,8 @@ int main(void)
 		fflush(stdout);
 		_exit(rc);
 	}
-	end_run_on_signals(pid);
+	protected_sysctls_child(pid);
+	protected_sysctls_restore_on_signals(remove_world);
 	if (waitpid(pid, &status, 0) != pid)
 		die("waitpid");
 	if (WIFSIGNALED(status))

@@ -499,33 +499,6 @@ static int run_cases(void)
 	return cmocka_run_group_tests(tests, open_top, remove_top);
 }
 
-/* Ended by a signal (meson's timeout, ^C): the cases' child stopped and
- * the machine's values given back all the same, then the signal's own
- * action. */
-static volatile pid_t cases_pid;
-
-static void give_back(int sig)
-{
-	if (cases_pid > 0) {
-		kill(cases_pid, SIGKILL);
-		waitpid(cases_pid, NULL, 0);
-	}
-	protected_sysctls_restore();
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-/* The signals that end a run: given to action. */
-static void on_ending_signals(void (*action)(int))
-{
-	static const int signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-	struct sigaction sa = { .sa_handler = action };
-
-	sigfillset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof signals / sizeof *signals; i++)
-		sigaction(signals[i], &sa, NULL);
-}
-
 int main(void)
 {
 	int err, status, rc = 0;
@@ -541,13 +514,13 @@ int main(void)
 		       strerror(err));
 		return 77;
 	}
-	on_ending_signals(give_back);
+	/* Before the fork, whose child sets the values: a signal from
+	 * here on gives them back. */
+	protected_sysctls_restore_on_signals(NULL);
 	pid = fork();
-	if (pid == 0) {
-		on_ending_signals(SIG_DFL);
+	if (pid == 0)
 		_exit(run_cases());
-	}
-	cases_pid = pid;
+	protected_sysctls_child(pid);
 	if (pid < 0 || waitpid(pid, &status, 0) != pid)
 		rc = 1;
 	else
