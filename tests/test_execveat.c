@@ -18,6 +18,7 @@
 #include "exec_outcome.h"
 #include "fixture.h"
 #include "unchecked_calls.h"
+#include "suite.h"
 
 struct execveat_call {
 	int dirfd;
@@ -121,18 +122,18 @@ static void unknown_flags_fail_einval(void **state)
 	close(c.dirfd);
 }
 
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(null_path_runs_file_behind_fd),
+	cmocka_unit_test(null_path_keeps_other_flags),
+	cmocka_unit_test(null_path_is_efault_for_the_kernel),
+	cmocka_unit_test(empty_path_with_at_empty_path_runs_fd),
+	cmocka_unit_test(empty_path_without_at_empty_path_fails_enoent),
+	cmocka_unit_test(absolute_path_runs_program),
+	cmocka_unit_test(unknown_flags_fail_einval),
+};
+
 int main(int argc, char **argv)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(null_path_runs_file_behind_fd),
-		cmocka_unit_test(null_path_keeps_other_flags),
-		cmocka_unit_test(null_path_is_efault_for_the_kernel),
-		cmocka_unit_test(empty_path_with_at_empty_path_runs_fd),
-		cmocka_unit_test(empty_path_without_at_empty_path_fails_enoent),
-		cmocka_unit_test(absolute_path_runs_program),
-		cmocka_unit_test(unknown_flags_fail_einval),
-	};
-
 	fixture_init(argc, argv);
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return RUN_SUITE(tests, NULL, NULL);
 }

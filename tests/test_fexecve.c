@@ -21,7 +21,7 @@
 #include "exec_outcome.h"
 #include "fixture.h"
 #include "hostile_env.h"
-#include "own_filter_cases.h"
+#include "suite.h"
 #include "unchecked_calls.h"
 
 enum proc_state { PROC_REAL, PROC_HIDDEN, PROC_FAKE_IMPOSTOR, PROC_FAKE_SAME };
@@ -359,36 +359,34 @@ static void fexecve_in_thread_with_own_fd_table_runs_its_file(void **state)
 	close(t.fd);
 }
 
+/* Cases whose world any machine that passes require_hostile_env()
+ * can make, qemu-user too. */
+static const struct CMUnitTest in_any_world[] = {
+	cmocka_unit_test(fexecve_runs_binary),
+	cmocka_unit_test(fexecve_closed_fd_fails_ebadf),
+	cmocka_unit_test(fexecve_without_proc_runs_binary),
+	cmocka_unit_test(fexecve_falls_back_to_proc_on_enosys),
+	cmocka_unit_test(fexecve_blocked_without_proc_fails_enosys),
+	cmocka_unit_test(fexecve_refuses_fake_proc_naming_impostor_enosys),
+	cmocka_unit_test(fexecve_refuses_fake_proc_naming_same_file),
+	cmocka_unit_test(fexecve_refuses_procfs_naming_another_file),
+	cmocka_unit_test(fexecve_in_thread_with_own_fd_table_runs_its_file),
+};
+
+/* Cases that load seccomp filters of their own: EPERM, killing
+ * filters, one thread's filter and not another's. */
+static const struct CMUnitTest with_own_filters[] = {
+	cmocka_unit_test(fexecve_bad_args_fail_einval_without_syscall),
+	cmocka_unit_test(fexecve_falls_back_to_proc_on_eperm),
+	cmocka_unit_test(fexecve_blocked_without_proc_fails_eperm),
+	cmocka_unit_test(fexecve_refuses_fake_proc_naming_impostor_eperm),
+	cmocka_unit_test(fexecve_remembers_enosys),
+	cmocka_unit_test(fexecve_asks_execveat_when_flag_came_from_another_thread),
+};
+
 int main(int argc, char **argv)
 {
-	/* Cases whose world any machine that passes require_hostile_env()
-	 * can make, qemu-user too. */
-	const struct CMUnitTest in_any_world[] = {
-		cmocka_unit_test(fexecve_runs_binary),
-		cmocka_unit_test(fexecve_closed_fd_fails_ebadf),
-		cmocka_unit_test(fexecve_without_proc_runs_binary),
-		cmocka_unit_test(fexecve_falls_back_to_proc_on_enosys),
-		cmocka_unit_test(fexecve_blocked_without_proc_fails_enosys),
-		cmocka_unit_test(fexecve_refuses_fake_proc_naming_impostor_enosys),
-		cmocka_unit_test(fexecve_refuses_fake_proc_naming_same_file),
-		cmocka_unit_test(fexecve_refuses_procfs_naming_another_file),
-		cmocka_unit_test(fexecve_in_thread_with_own_fd_table_runs_its_file),
-	};
-	/* Cases that load seccomp filters of their own: EPERM, killing
-	 * filters, one thread's filter and not another's. */
-	const struct CMUnitTest with_own_filters[] = {
-		cmocka_unit_test(fexecve_bad_args_fail_einval_without_syscall),
-		cmocka_unit_test(fexecve_falls_back_to_proc_on_eperm),
-		cmocka_unit_test(fexecve_blocked_without_proc_fails_eperm),
-		cmocka_unit_test(fexecve_refuses_fake_proc_naming_impostor_eperm),
-		cmocka_unit_test(fexecve_remembers_enosys),
-		cmocka_unit_test(fexecve_asks_execveat_when_flag_came_from_another_thread),
-	};
-	int failed;
-
 	fixture_init(argc, argv);
 	require_hostile_env();
-	failed = cmocka_run_group_tests(in_any_world, NULL, NULL);
-	failed += RUN_CASES_WITH_OWN_FILTERS(with_own_filters);
-	return failed != 0;
+	return RUN_SUITE_WITH_OWN_FILTERS(in_any_world, with_own_filters);
 }

@@ -20,7 +20,7 @@
 #include "execveat_refusal.h"
 #include "fixture.h"
 #include "hostile_env.h"
-#include "own_filter_cases.h"
+#include "suite.h"
 #include "probe_run.h"
 
 static const char *probe_path;
@@ -127,24 +127,24 @@ static void preloaded_fexecve_leaks_no_fd_when_refused(void **state)
 	assert_int_equal(after, before);
 }
 
+/* Cases whose world qemu-user can make too. */
+static const struct CMUnitTest in_any_world[] = {
+	cmocka_unit_test(preloaded_fexecve_runs_binary),
+	cmocka_unit_test(preloaded_fexecve_falls_back_on_enosys),
+	cmocka_unit_test(preloaded_fexecve_refuses_fake_proc),
+	cmocka_unit_test(preload_leaves_glibc_execveat_alone),
+	cmocka_unit_test(preloaded_fexecve_leaks_no_fd_when_refused),
+};
+
+/* Cases under an EPERM filter of their own. */
+static const struct CMUnitTest with_own_filters[] = {
+	cmocka_unit_test(preloaded_fexecve_falls_back_on_eperm),
+	cmocka_unit_test(preloaded_fexecve_works_in_signal_handler),
+	cmocka_unit_test(preloaded_fexecve_works_in_vfork_child),
+};
+
 int main(int argc, char **argv)
 {
-	/* Cases whose world qemu-user can make too. */
-	const struct CMUnitTest in_any_world[] = {
-		cmocka_unit_test(preloaded_fexecve_runs_binary),
-		cmocka_unit_test(preloaded_fexecve_falls_back_on_enosys),
-		cmocka_unit_test(preloaded_fexecve_refuses_fake_proc),
-		cmocka_unit_test(preload_leaves_glibc_execveat_alone),
-		cmocka_unit_test(preloaded_fexecve_leaks_no_fd_when_refused),
-	};
-	/* Cases under an EPERM filter of their own. */
-	const struct CMUnitTest with_own_filters[] = {
-		cmocka_unit_test(preloaded_fexecve_falls_back_on_eperm),
-		cmocka_unit_test(preloaded_fexecve_works_in_signal_handler),
-		cmocka_unit_test(preloaded_fexecve_works_in_vfork_child),
-	};
-	int failed;
-
 	if (argc != 5) {
 		fprintf(stderr, "usage: %s REPORT_ARGS IMPOSTOR PROBE LIBRARY\n",
 			argv[0]);
@@ -154,7 +154,5 @@ int main(int argc, char **argv)
 	probe_path = argv[3];
 	preload_env = preload_setting(argv[4]);
 	require_hostile_env();
-	failed = cmocka_run_group_tests(in_any_world, NULL, NULL);
-	failed += RUN_CASES_WITH_OWN_FILTERS(with_own_filters);
-	return failed != 0;
+	return RUN_SUITE_WITH_OWN_FILTERS(in_any_world, with_own_filters);
 }

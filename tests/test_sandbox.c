@@ -22,6 +22,7 @@
 #include "fixture.h"
 #include "hostile_env.h"
 #include "probe_run.h"
+#include "suite.h"
 
 #define FILTER_FD 11
 #define FILTER_FD_STR "11"
@@ -211,17 +212,18 @@ static void require_working_bwrap(void)
 	}
 }
 
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(sandbox_without_proc_runs_binary_either_way),
+	cmocka_unit_test(sandbox_refusing_execveat_eperm_runs_only_with_preload),
+	cmocka_unit_test(sandbox_planted_proc_runs_impostor_only_without_preload),
+	cmocka_unit_test(sandbox_without_proc_or_execveat_runs_nothing),
+	cmocka_unit_test(recipe_without_proc_eperm_starts_and_says_eperm),
+	cmocka_unit_test(recipe_eperm_with_proc_runs_binary),
+	cmocka_unit_test(recipe_planted_proc_refuses_impostor),
+};
+
 int main(int argc, char **argv)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(sandbox_without_proc_runs_binary_either_way),
-		cmocka_unit_test(sandbox_refusing_execveat_eperm_runs_only_with_preload),
-		cmocka_unit_test(sandbox_planted_proc_runs_impostor_only_without_preload),
-		cmocka_unit_test(sandbox_without_proc_or_execveat_runs_nothing),
-		cmocka_unit_test(recipe_without_proc_eperm_starts_and_says_eperm),
-		cmocka_unit_test(recipe_eperm_with_proc_runs_binary),
-		cmocka_unit_test(recipe_planted_proc_refuses_impostor),
-	};
 	if (argc != 6) {
 		fprintf(stderr,
 			"usage: %s REPORT_ARGS IMPOSTOR PROBE LIBRARY BWRAP\n",
@@ -239,5 +241,5 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	preload_env = preload_setting(argv[4]);
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return RUN_SUITE(tests, NULL, NULL);
 }

@@ -26,6 +26,7 @@
 #include "fixture.h"
 #include "fixture_dir.h"
 #include "library_calls.h"
+#include "suite.h"
 
 #define KNOWN_FLAGS (AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH | AT_EXECVE_CHECK)
 
@@ -247,25 +248,26 @@ static int make_fixtures(void **state)
 	return 0;
 }
 
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(fd_minus_one_fails_ebadf_or_einval),
+	cmocka_unit_test(closed_fd_fails_ebadf),
+	cmocka_unit_test(fd_99_fails_ebadf),
+	cmocka_unit_test(fd_int_max_fails_ebadf),
+	cmocka_unit_test(directory_fails_eacces),
+	cmocka_unit_test(pipe_fails_eacces),
+	cmocka_unit_test(socket_fails_eacces),
+	cmocka_unit_test(o_path_directory_fails_eacces),
+	cmocka_unit_test(null_argv_runs_with_empty_argv_or_einval),
+	cmocka_unit_test(null_envp_runs_with_empty_env_or_einval),
+	cmocka_unit_test(oversized_argument_fails_e2big),
+	cmocka_unit_test(every_unknown_flag_fails_einval),
+};
+
 int main(int argc, char **argv)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(fd_minus_one_fails_ebadf_or_einval),
-		cmocka_unit_test(closed_fd_fails_ebadf),
-		cmocka_unit_test(fd_99_fails_ebadf),
-		cmocka_unit_test(fd_int_max_fails_ebadf),
-		cmocka_unit_test(directory_fails_eacces),
-		cmocka_unit_test(pipe_fails_eacces),
-		cmocka_unit_test(socket_fails_eacces),
-		cmocka_unit_test(o_path_directory_fails_eacces),
-		cmocka_unit_test(null_argv_runs_with_empty_argv_or_einval),
-		cmocka_unit_test(null_envp_runs_with_empty_env_or_einval),
-		cmocka_unit_test(oversized_argument_fails_e2big),
-		cmocka_unit_test(every_unknown_flag_fails_einval),
-	};
 	int failed;
 
 	fixture_init(argc, argv);
-	failed = cmocka_run_group_tests(tests, make_fixtures, NULL);
+	failed = RUN_SUITE(tests, make_fixtures, NULL);
 	return fixture_dir_remove(&dir) == 0 ? failed : 1;
 }

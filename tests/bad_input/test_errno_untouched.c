@@ -22,6 +22,7 @@
 #include "fixture.h"
 #include "fixture_dir.h"
 #include "library_calls.h"
+#include "suite.h"
 
 /* No call sets errno to this: it is not an errno. */
 #define UNTOUCHED 0x5eed
@@ -118,18 +119,19 @@ static int make_fixtures(void **state)
 	return 0;
 }
 
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(null_path_check_leaves_errno),
+	cmocka_unit_test(empty_path_check_leaves_errno),
+	cmocka_unit_test(relative_path_check_leaves_errno),
+	cmocka_unit_test(script_check_leaves_errno),
+};
+
 int main(int argc, char **argv)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(null_path_check_leaves_errno),
-		cmocka_unit_test(empty_path_check_leaves_errno),
-		cmocka_unit_test(relative_path_check_leaves_errno),
-		cmocka_unit_test(script_check_leaves_errno),
-	};
 	int failed;
 
 	fixture_init(argc, argv);
 	require_execve_check();
-	failed = cmocka_run_group_tests(tests, make_fixtures, NULL);
+	failed = RUN_SUITE(tests, make_fixtures, NULL);
 	return fixture_dir_remove(&dir) == 0 ? failed : 1;
 }

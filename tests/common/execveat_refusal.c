@@ -37,6 +37,13 @@ int block_execveat(int err)
 	return refuse_call_unless_so(execveat_refusal(), SYS_execveat, err);
 }
 
+int hide_proc_and_block_execveat(void)
+{
+	int err = hide_proc();
+
+	return err != 0 ? err : block_execveat(ENOSYS);
+}
+
 int execveat_errno_without_proc(const char *program)
 {
 	char *argv[] = { (char *)program, NULL };

@@ -21,6 +21,12 @@ int execveat_outcome_errno(int expected);
  * 7.2: ENOSYS). 0, or an errno. */
 int block_execveat(int err);
 
+/* The hostile world most tests need, made in a forked child: /proc
+ * hidden (proc_mounts.h) and execveat refused with ENOSYS. 0, or the
+ * errno that says this machine cannot make it (not root, no namespaces,
+ * no seccomp). */
+int hide_proc_and_block_execveat(void);
+
 /*
  * What execveat of an fd of program answers with /proc hidden (an empty
  * tmpfs over it, in a child of its own): 0 where it runs the program;

@@ -40,13 +40,6 @@ bool seccomp_filters_available(char *why, size_t why_size)
 	return err == 0;
 }
 
-static int hide_proc_and_block_execveat(void)
-{
-	int err = hide_proc();
-
-	return err != 0 ? err : block_execveat(ENOSYS);
-}
-
 bool hostile_env_available(char *why, size_t why_size)
 {
 	int err = errno_of_child(hide_proc_and_block_execveat);

@@ -16,7 +16,4 @@
  * failed; elsewhere prints that they did not run, why, and their names. */
 int run_cases_with_own_filters(const struct CMUnitTest *cases, size_t count);
 
-#define RUN_CASES_WITH_OWN_FILTERS(cases) \
-	run_cases_with_own_filters(cases, sizeof(cases) / sizeof((cases)[0]))
-
 #endif /* TESTS_OWN_FILTER_CASES_H */

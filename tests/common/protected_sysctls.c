@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* Runs that set the values wait here for one another: one run's values
@@ -99,4 +100,41 @@ int protected_sysctls_set(const struct protected_sysctls *values)
 			return err;
 	}
 	return 0;
+}
+
+/* Who set the handler (its children do not give back), the child it
+ * stops first, and what more it undoes. */
+static volatile pid_t owner, child_pid;
+static void (*volatile undo_also)(void);
+
+static void give_back(int sig)
+{
+	if (getpid() == owner) {
+		if (child_pid > 0) {
+			kill(child_pid, SIGKILL);
+			waitpid(child_pid, NULL, 0);
+		}
+		protected_sysctls_restore();
+		if (undo_also != NULL)
+			undo_also();
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void protected_sysctls_restore_on_signals(void (*undo)(void))
+{
+	static const int signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	struct sigaction sa = { .sa_handler = give_back };
+
+	owner = getpid();
+	undo_also = undo;
+	sigfillset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof signals / sizeof *signals; i++)
+		sigaction(signals[i], &sa, NULL);
+}
+
+void protected_sysctls_child(pid_t child)
+{
+	child_pid = child;
 }

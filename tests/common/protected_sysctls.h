@@ -11,6 +11,8 @@
 #ifndef TESTS_PROTECTED_SYSCTLS_H
 #define TESTS_PROTECTED_SYSCTLS_H
 
+#include <sys/types.h>
+
 struct protected_sysctls {
 	int symlinks, regular, fifos;
 };
@@ -29,5 +31,21 @@ int protected_sysctls_restore(void);
 /* Sets the three values through /proc/sys (the caller's own procfs).
  * 0 or an errno. */
 int protected_sysctls_set(const struct protected_sysctls *values);
+
+/*
+ * A run ended by a signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT: meson's
+ * timeout, ^C) gives the values back all the same: from this call on,
+ * such a signal to this process stops the child named by
+ * protected_sysctls_child (SIGKILL, reaped), restores the values, calls
+ * undo (async-signal-safe; NULL for nothing more), then takes the
+ * signal's own action. A child forked after the call takes that action
+ * alone. Call it before the fork where the child must not outlive the
+ * parent unseen.
+ */
+void protected_sysctls_restore_on_signals(void (*undo)(void));
+
+/* The run's child, which sets the values: the one such a signal stops
+ * first. */
+void protected_sysctls_child(pid_t child);
 
 #endif /* TESTS_PROTECTED_SYSCTLS_H */

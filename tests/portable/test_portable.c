@@ -228,13 +228,6 @@ static enum verdict run_case(const struct exec_case *c)
 	return PASSED;
 }
 
-static int hide_proc_and_block_execveat(void)
-{
-	int err = hide_proc();
-
-	return err != 0 ? err : block_execveat(ENOSYS);
-}
-
 /* Exits 77 unless a child can hide /proc and install a seccomp filter. */
 static void require_kernel_env(void)
 {

@@ -24,6 +24,7 @@
 #include "execveat_refusal.h"
 #include "fexec_run.h"
 #include "fixture.h"
+#include "suite.h"
 
 static const struct fexec_world as_is = { .proc = PROC_REAL };
 static char scratch[] = "/tmp/fexec-cli-XXXXXX";
@@ -419,35 +420,36 @@ static void split_report_args_path(void)
 	snprintf(report_args_name, sizeof(report_args_name), "%s", slash + 1);
 }
 
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(help_prints_usage_and_exits_0),
+	cmocka_unit_test(version_prints_project_version),
+	cmocka_unit_test(path_runs_program_with_its_arguments_and_environment),
+	cmocka_unit_test(path_passes_argv0_as_given),
+	cmocka_unit_test(relative_path_resolves_against_cwd_not_search_path),
+	cmocka_unit_test(at_dir_resolves_relative_path),
+	cmocka_unit_test(symlink_runs_its_target),
+	cmocka_unit_test(nofollow_symlink_exits_126_eloop),
+	cmocka_unit_test(nofollow_regular_file_runs),
+	cmocka_unit_test(missing_file_exits_127),
+	cmocka_unit_test(missing_at_dir_exits_127),
+	cmocka_unit_test(non_executable_file_exits_126_eacces),
+	cmocka_unit_test(directory_exits_126_eacces),
+	cmocka_unit_test(unknown_format_exits_126_enoexec),
+	cmocka_unit_test(fd_runs_the_file_open_there),
+	cmocka_unit_test(fd_not_open_exits_125_ebadf),
+	cmocka_unit_test(bad_fd_numbers_exit_125),
+	cmocka_unit_test(check_executable_file_exits_0),
+	cmocka_unit_test(check_judges_permission_not_format),
+	cmocka_unit_test(check_missing_file_exits_127),
+	cmocka_unit_test(check_non_executable_file_exits_126_eacces),
+	cmocka_unit_test(check_nofollow_symlink_exits_126_eloop),
+	cmocka_unit_test(check_fd_asks_about_the_file_open_there),
+	cmocka_unit_test(check_fd_not_open_exits_125),
+	cmocka_unit_test(usage_errors_exit_125),
+};
+
 int main(int argc, char **argv)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(help_prints_usage_and_exits_0),
-		cmocka_unit_test(version_prints_project_version),
-		cmocka_unit_test(path_runs_program_with_its_arguments_and_environment),
-		cmocka_unit_test(path_passes_argv0_as_given),
-		cmocka_unit_test(relative_path_resolves_against_cwd_not_search_path),
-		cmocka_unit_test(at_dir_resolves_relative_path),
-		cmocka_unit_test(symlink_runs_its_target),
-		cmocka_unit_test(nofollow_symlink_exits_126_eloop),
-		cmocka_unit_test(nofollow_regular_file_runs),
-		cmocka_unit_test(missing_file_exits_127),
-		cmocka_unit_test(missing_at_dir_exits_127),
-		cmocka_unit_test(non_executable_file_exits_126_eacces),
-		cmocka_unit_test(directory_exits_126_eacces),
-		cmocka_unit_test(unknown_format_exits_126_enoexec),
-		cmocka_unit_test(fd_runs_the_file_open_there),
-		cmocka_unit_test(fd_not_open_exits_125_ebadf),
-		cmocka_unit_test(bad_fd_numbers_exit_125),
-		cmocka_unit_test(check_executable_file_exits_0),
-		cmocka_unit_test(check_judges_permission_not_format),
-		cmocka_unit_test(check_missing_file_exits_127),
-		cmocka_unit_test(check_non_executable_file_exits_126_eacces),
-		cmocka_unit_test(check_nofollow_symlink_exits_126_eloop),
-		cmocka_unit_test(check_fd_asks_about_the_file_open_there),
-		cmocka_unit_test(check_fd_not_open_exits_125),
-		cmocka_unit_test(usage_errors_exit_125),
-	};
 	int failed;
 
 	fixture_init(argc, argv);
@@ -459,7 +461,7 @@ int main(int argc, char **argv)
 		       "execveat expects that refusal\n",
 		       strerror(refusal_here));
 	make_scratch();
-	failed = cmocka_run_group_tests(tests, NULL, NULL);
+	failed = RUN_SUITE(tests, NULL, NULL);
 	remove_scratch();
 	return failed;
 }

@@ -30,7 +30,7 @@
 #include "fexec_run.h"
 #include "fixture.h"
 #include "hostile_env.h"
-#include "own_filter_cases.h"
+#include "suite.h"
 
 static const char *const probe[] = { "--probe", NULL };
 
@@ -434,40 +434,40 @@ static void check_before_6_14_exits_125_einval(void **state)
 			    expected_output("check-before-6.14.txt"));
 }
 
+static const struct CMUnitTest in_this_world[] = {
+	cmocka_unit_test(probe_real_proc_takes_execveat),
+	cmocka_unit_test(probe_without_proc_takes_execveat),
+	cmocka_unit_test(probe_fake_proc_is_not_procfs),
+	cmocka_unit_test(probe_enosys_takes_proc),
+	cmocka_unit_test(probe_enosys_without_proc_has_none),
+	cmocka_unit_test(probe_enosys_fake_proc_has_none),
+	cmocka_unit_test(fd_without_proc_runs_shell),
+	cmocka_unit_test(fd_without_proc_runs_binary),
+	cmocka_unit_test(fd_execveat_enosys_falls_back_to_proc),
+	cmocka_unit_test(fd_execveat_enosys_without_proc_exits_126),
+	cmocka_unit_test(fd_execveat_refused_fake_proc_never_runs_impostor),
+	cmocka_unit_test(fd_not_open_without_proc_exits_125_ebadf),
+	cmocka_unit_test(path_without_proc_runs),
+	cmocka_unit_test(check_without_proc_asks_the_kernel),
+	cmocka_unit_test(check_execveat_enosys_exits_125),
+};
+
+/* EPERM worlds, and kernels before 6.14, made by filters. */
+static const struct CMUnitTest with_own_filters[] = {
+	cmocka_unit_test(probe_eperm_takes_proc),
+	cmocka_unit_test(probe_eperm_borrowed_fd_dir_has_none),
+	cmocka_unit_test(probe_openat2_refused_says_so),
+	cmocka_unit_test(probe_close_range_and_fchmodat2_refused_say_so),
+	cmocka_unit_test(probe_before_6_14_uses_empty_path),
+	cmocka_unit_test(fd_execveat_eperm_falls_back_to_proc),
+	cmocka_unit_test(fd_execveat_eperm_without_proc_exits_126),
+	cmocka_unit_test(fd_execveat_refused_borrowed_fd_dir_exits_126),
+	cmocka_unit_test(check_execveat_eperm_exits_125),
+	cmocka_unit_test(check_before_6_14_exits_125_einval),
+};
+
 int main(int argc, char **argv)
 {
-	const struct CMUnitTest in_this_world[] = {
-		cmocka_unit_test(probe_real_proc_takes_execveat),
-		cmocka_unit_test(probe_without_proc_takes_execveat),
-		cmocka_unit_test(probe_fake_proc_is_not_procfs),
-		cmocka_unit_test(probe_enosys_takes_proc),
-		cmocka_unit_test(probe_enosys_without_proc_has_none),
-		cmocka_unit_test(probe_enosys_fake_proc_has_none),
-		cmocka_unit_test(fd_without_proc_runs_shell),
-		cmocka_unit_test(fd_without_proc_runs_binary),
-		cmocka_unit_test(fd_execveat_enosys_falls_back_to_proc),
-		cmocka_unit_test(fd_execveat_enosys_without_proc_exits_126),
-		cmocka_unit_test(fd_execveat_refused_fake_proc_never_runs_impostor),
-		cmocka_unit_test(fd_not_open_without_proc_exits_125_ebadf),
-		cmocka_unit_test(path_without_proc_runs),
-		cmocka_unit_test(check_without_proc_asks_the_kernel),
-		cmocka_unit_test(check_execveat_enosys_exits_125),
-	};
-	/* EPERM worlds, and kernels before 6.14, made by filters. */
-	const struct CMUnitTest with_own_filters[] = {
-		cmocka_unit_test(probe_eperm_takes_proc),
-		cmocka_unit_test(probe_eperm_borrowed_fd_dir_has_none),
-		cmocka_unit_test(probe_openat2_refused_says_so),
-		cmocka_unit_test(probe_close_range_and_fchmodat2_refused_say_so),
-		cmocka_unit_test(probe_before_6_14_uses_empty_path),
-		cmocka_unit_test(fd_execveat_eperm_falls_back_to_proc),
-		cmocka_unit_test(fd_execveat_eperm_without_proc_exits_126),
-		cmocka_unit_test(fd_execveat_refused_borrowed_fd_dir_exits_126),
-		cmocka_unit_test(check_execveat_eperm_exits_125),
-		cmocka_unit_test(check_before_6_14_exits_125_einval),
-	};
-	int failed;
-
 	fixture_init(argc, argv);
 	fexec_run_init(argc, argv);
 	require_hostile_env();
@@ -478,7 +478,5 @@ int main(int argc, char **argv)
 		printf("execveat fails with %s here: the worlds without a "
 		       "refusal of their own expect that refusal's answers\n",
 		       strerror(refusal_here));
-	failed = cmocka_run_group_tests(in_this_world, NULL, NULL);
-	failed += RUN_CASES_WITH_OWN_FILTERS(with_own_filters);
-	return failed == 0 ? 0 : 1;
+	return RUN_SUITE_WITH_OWN_FILTERS(in_this_world, with_own_filters);
 }

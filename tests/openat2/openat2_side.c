@@ -5,8 +5,8 @@
  * in a process where a seccomp filter answers openat2 with ENOSYS, as
  * podman's default profile and systemd-nspawn --suppress-sync do. The
  * kernel's side still gets through: it passes a larger struct open_how
- * (zeros at the end, which the kernel accepts), and the filter lets that
- * one size by.
+ * (OPENAT2_KERNEL_SIZE, openat2_oracle.h), and the filter lets that one
+ * size by.
  *
  * "resolver": libexecveat_resolve_open itself, as the policy calls it.
  *
@@ -25,18 +25,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "openat2_oracle.h"
 #include "openat2_side.h"
 /* struct open_how came with the public header. */
 #define EXECVEAT_OPEN_HOW_DEFINED 1
 #include "refuse_call.h"
 #include "resolve.h"
-
-struct open_how_larger {
-	struct open_how how;
-	uint64_t zeros;
-};
-
-#define KERNEL_SIZE sizeof(struct open_how_larger)
 
 static bool through_openat2 = true;
 static bool statx_refused;
@@ -53,7 +47,7 @@ const char *openat2_side_name(void)
 }
 
 /* openat2 (for the "openat2" side: but to the kernel side's calls, which
- * pass KERNEL_SIZE), statx (where asked), or neither. 0, or an errno. */
+ * pass OPENAT2_KERNEL_SIZE), statx (where asked), or neither. 0, or an errno. */
 static int refuse_side_calls(bool openat2, bool statx)
 {
 	struct refused_call calls[2];
@@ -62,7 +56,7 @@ static int refuse_side_calls(bool openat2, bool statx)
 	if (openat2)
 		calls[n++] = (struct refused_call){ .nr = SYS_openat2,
 			.err = ENOSYS, .arg = 3, .mask = UINT64_MAX,
-			.value = KERNEL_SIZE, .unless_equal = true };
+			.value = OPENAT2_KERNEL_SIZE, .unless_equal = true };
 	if (statx)
 		calls[n++] = (struct refused_call){ .nr = SYS_statx,
 						    .err = ENOSYS };
@@ -102,11 +96,4 @@ int openat2_side(int dirfd, const char *path, const struct open_how *how)
 	if (through_openat2)
 		return openat2(dirfd, path, how, sizeof *how);
 	return libexecveat_resolve_open(dirfd, path, how);
-}
-
-int openat2_kernel(int dirfd, const char *path, const struct open_how *how)
-{
-	struct open_how_larger larger = { .how = *how };
-
-	return (int)syscall(SYS_openat2, dirfd, path, &larger, KERNEL_SIZE);
 }

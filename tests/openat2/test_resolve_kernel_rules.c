@@ -35,6 +35,7 @@
 #include <cmocka.h>
 
 #include "openat2_again.h"
+#include "openat2_oracle.h"
 #include "proc_mounts.h"
 #include "protected_sysctls.h"
 #include "scratch_dir.h"
@@ -48,61 +49,16 @@
 static char top[] = "/tmp/resolve-kernel-rules-XXXXXX";
 static int top_fd = -1;
 
-/* An answer: the file opened (device, inode), or the errno. */
-struct answer {
-	int err;
-	dev_t dev;
-	ino_t ino;
-};
-
-static struct answer answer_of(int fd)
-{
-	struct answer a = { .err = fd < 0 ? errno : 0 };
-	struct stat st;
-
-	if (fd >= 0) {
-		if (fstat(fd, &st) == 0) {
-			a.dev = st.st_dev;
-			a.ino = st.st_ino;
-		}
-		close(fd);
-	}
-	return a;
-}
-
-static struct answer fallback(int dirfd, const char *path, int flags,
-			      unsigned int resolve)
+/* The question, asked of the resolver and of the kernel's openat2
+ * (openat2_oracle.h). */
+static struct openat2_answers both_answers(int dirfd, const char *path,
+					   int flags, unsigned int resolve)
 {
 	struct open_how how = { .flags = (uint64_t)flags,
 				.mode = (flags & O_CREAT) ? 0600 : 0,
 				.resolve = resolve };
 
-	return answer_of(libexecveat_resolve_open(dirfd, path, &how));
-}
-
-static struct answer kernel(int dirfd, const char *path, int flags,
-			    unsigned int resolve)
-{
-	struct open_how how = { .flags = (uint64_t)flags,
-				.mode = (flags & O_CREAT) ? 0600 : 0,
-				.resolve = resolve };
-
-	return answer_of((int)kernel_openat2(dirfd, path, &how, sizeof how));
-}
-
-static const char *said(struct answer a)
-{
-	static char buf[2][64];
-	static int which;
-
-	which ^= 1;
-	if (a.err)
-		snprintf(buf[which], sizeof buf[which], "%s",
-			 strerrorname_np(a.err));
-	else
-		snprintf(buf[which], sizeof buf[which], "ino %ju",
-			 (uintmax_t)a.ino);
-	return buf[which];
+	return openat2_oracle(libexecveat_resolve_open, dirfd, path, &how);
 }
 
 /* The kernel and the fallback give the same answer, and it is want
@@ -110,13 +66,13 @@ static const char *said(struct answer a)
 static void both_answer(int dirfd, const char *path, int flags,
 			unsigned int resolve, int want)
 {
-	struct answer k = kernel(dirfd, path, flags, resolve);
-	struct answer f = fallback(dirfd, path, flags, resolve);
+	struct openat2_answers a = both_answers(dirfd, path, flags, resolve);
+	char said[256];
 
-	if (k.err != want || f.err != want ||
-	    (!want && (k.dev != f.dev || k.ino != f.ino)))
-		fail_msg("%s: kernel %s, fallback %s, expected %s", path,
-			 said(k), said(f), want ? strerrorname_np(want) : "a file");
+	if (a.kernel.err != want || !openat2_agree(&a, (uint64_t)flags))
+		fail_msg("%s: %s, expected %s", path,
+			 openat2_answers_describe(said, sizeof said, &a),
+			 want ? openat2_errno_name(want) : "a file");
 }
 
 static int in_top(const char *script)
@@ -275,15 +231,15 @@ static void protected_symlinks_refuses_another_users_trailing_link(
  */
 static void protected_symlinks_at_0_the_fallback_still_refuses(void **state)
 {
-	struct answer k, f;
+	struct openat2_answers a;
+	char said[256];
 
 	(void)state;
 	set_sysctls(0, 0, 0);
-	k = kernel(top_fd, "sticky/other", O_RDONLY, B);
-	f = fallback(top_fd, "sticky/other", O_RDONLY, B);
-	if (k.err != 0 || f.err != EACCES)
-		fail_msg("kernel %s, fallback %s: expected a file and EACCES",
-			 said(k), said(f));
+	a = both_answers(top_fd, "sticky/other", O_RDONLY, B);
+	if (a.kernel.err != 0 || a.fallback.err != EACCES)
+		fail_msg("%s: expected a file and EACCES",
+			 openat2_answers_describe(said, sizeof said, &a));
 }
 
 /* O_CREAT of another user's existing file or FIFO: the kernel's own open
@@ -336,7 +292,7 @@ static int as_nobody_in_proc(void)
 {
 	int proc = own_proc();
 	char root[32];
-	struct answer k, f;
+	struct openat2_answers a;
 
 	if (proc < 0 || setgroups(0, NULL) < 0 ||
 	    setresgid(NOBODY, NOBODY, NOBODY) < 0 ||
@@ -346,13 +302,11 @@ static int as_nobody_in_proc(void)
 	 * NO_SYMLINKS is judged before the link is read (ELOOP),
 	 * NO_MAGICLINKS after (the kernel's refusal to show it, EACCES). */
 	snprintf(root, sizeof root, "%d/root", (int)others_process);
-	k = kernel(proc, root, O_PATH, RESOLVE_NO_SYMLINKS);
-	f = fallback(proc, root, O_PATH, RESOLVE_NO_SYMLINKS);
-	if (k.err != ELOOP || f.err != ELOOP)
+	a = both_answers(proc, root, O_PATH, RESOLVE_NO_SYMLINKS);
+	if (a.kernel.err != ELOOP || a.fallback.err != ELOOP)
 		return 1;
-	k = kernel(proc, root, O_PATH, RESOLVE_NO_MAGICLINKS);
-	f = fallback(proc, root, O_PATH, RESOLVE_NO_MAGICLINKS);
-	if (k.err != EACCES || f.err != EACCES)
+	a = both_answers(proc, root, O_PATH, RESOLVE_NO_MAGICLINKS);
+	if (a.kernel.err != EACCES || a.fallback.err != EACCES)
 		return 2;
 	return 0;
 }
@@ -395,16 +349,16 @@ static int make_cached(void **state)
  * open: the kernel may open). */
 static void cached_answer(const char *path, unsigned int resolve, int want)
 {
-	struct answer k = kernel(top_fd, path, O_RDONLY,
-				 resolve | RESOLVE_CACHED);
-	struct answer f = fallback(top_fd, path, O_RDONLY,
-				   resolve | RESOLVE_CACHED);
-	bool kernel_may = k.err == want || k.err == EAGAIN ||
-			  (want == EAGAIN && k.err == 0);
+	struct openat2_answers a = both_answers(top_fd, path, O_RDONLY,
+						resolve | RESOLVE_CACHED);
+	bool kernel_may = a.kernel.err == want || a.kernel.err == EAGAIN ||
+			  (want == EAGAIN && a.kernel.err == 0);
+	char said[256];
 
-	if (f.err != want || !kernel_may)
-		fail_msg("%s: kernel %s, fallback %s, expected %s", path,
-			 said(k), said(f), strerrorname_np(want));
+	if (a.fallback.err != want || !kernel_may)
+		fail_msg("%s: %s, expected %s", path,
+			 openat2_answers_describe(said, sizeof said, &a),
+			 openat2_errno_name(want));
 }
 
 /*
@@ -481,12 +435,13 @@ static int nosymfollow_without_statx(void)
 	if (refuse_call(SYS_statx, ENOSYS) != 0)
 		return 93;
 	/* A link followed in plain/, then one met in plain/nsf/. */
-	struct answer k = kernel(t, "plain/here/nsf/lf", O_RDONLY, B);
-	struct answer f = fallback(t, "plain/here/nsf/lf", O_RDONLY, B);
+	struct openat2_answers a = both_answers(t, "plain/here/nsf/lf",
+						O_RDONLY, B);
+	char said[256];
 
-	if (k.err != ELOOP || f.err != ELOOP) {
-		fprintf(stderr, "kernel %s, fallback %s, expected ELOOP\n",
-			said(k), said(f));
+	if (a.kernel.err != ELOOP || a.fallback.err != ELOOP) {
+		fprintf(stderr, "%s, expected ELOOP\n",
+			openat2_answers_describe(said, sizeof said, &a));
 		return 1;
 	}
 	return 0;
@@ -544,33 +499,6 @@ static int run_cases(void)
 	return cmocka_run_group_tests(tests, open_top, remove_top);
 }
 
-/* Ended by a signal (meson's timeout, ^C): the cases' child stopped and
- * the machine's values given back all the same, then the signal's own
- * action. */
-static volatile pid_t cases_pid;
-
-static void give_back(int sig)
-{
-	if (cases_pid > 0) {
-		kill(cases_pid, SIGKILL);
-		waitpid(cases_pid, NULL, 0);
-	}
-	protected_sysctls_restore();
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-/* The signals that end a run: given to action. */
-static void on_ending_signals(void (*action)(int))
-{
-	static const int signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-	struct sigaction sa = { .sa_handler = action };
-
-	sigfillset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof signals / sizeof *signals; i++)
-		sigaction(signals[i], &sa, NULL);
-}
-
 int main(void)
 {
 	int err, status, rc = 0;
@@ -586,13 +514,13 @@ int main(void)
 		       strerror(err));
 		return 77;
 	}
-	on_ending_signals(give_back);
+	/* Before the fork, whose child sets the values: a signal from
+	 * here on gives them back. */
+	protected_sysctls_restore_on_signals(NULL);
 	pid = fork();
-	if (pid == 0) {
-		on_ending_signals(SIG_DFL);
+	if (pid == 0)
 		_exit(run_cases());
-	}
-	cases_pid = pid;
+	protected_sysctls_child(pid);
 	if (pid < 0 || waitpid(pid, &status, 0) != pid)
 		rc = 1;
 	else

@@ -2,8 +2,8 @@
  * openat2's fallback against the kernel's openat2, over generated trees,
  * paths, dirfds, open flags and every combination of RESOLVE_ flags but
  * CACHED: the same errno, or the same file (dev/ino) with the same F_GETFL
- * flags (but for the fallback's documented extra flags, see
- * documented_extra_flags), and the same tree afterwards.
+ * flags (but for the fallback's documented extra flags: openat2_compare in
+ * tests/common/openat2_oracle.h), and the same tree afterwards.
  *
  * On a kernel with Linux 7.2's flags (kernel_has_newer_flags), a case in
  * eight adds OPENAT2_REGULAR (where the flags can take it) and one in
@@ -90,6 +90,7 @@
 #include <unistd.h>
 
 #include "openat2_again.h"
+#include "openat2_oracle.h"
 #include "openat2_side.h"
 #include "protected_sysctls.h"
 
@@ -126,16 +127,6 @@ static uint64_t env_number(const char *name, uint64_t fallback)
 
 	return value != NULL && *value != '\0' ? strtoull(value, NULL, 0) :
 						 fallback;
-}
-
-/* strerrorname_np knows no errno newer than the C library. */
-static const char *errno_name(int err)
-{
-	const char *name = strerrorname_np(err);
-
-	if (name != NULL)
-		return name;
-	return err == EFTYPE ? "EFTYPE" : "an unknown errno";
 }
 
 static void die(const char *what)
@@ -858,74 +849,48 @@ static void release_locks(void)
 
 /* ---- one case ---- */
 
+/* A side's answer (openat2_oracle.h), and what the oracle cannot see
+ * once the fd is closed: its number, and whether the case made it. */
 struct outcome {
-	int err; /* 0: an fd */
+	struct openat2_answer a;
 	int number; /* the fd's: the lowest free one, on both sides */
-	dev_t dev;
-	ino_t ino;
-	mode_t type;
-	int flags;
 	bool created;
 };
 
 static struct outcome outcome_of(int fd, int err, const struct listing *before,
 				 bool changes)
 {
-	struct outcome o = { .err = fd < 0 ? err : 0 };
+	struct outcome o = { .a = openat2_answer_of(fd, err) };
 	struct statfs sfs;
-	struct stat st;
 
 	if (fd < 0)
 		return o;
 	o.number = fd;
-	if (fstat(fd, &st) < 0)
-		die("fstat");
-	o.dev = st.st_dev;
-	o.ino = st.st_ino;
-	o.type = st.st_mode & S_IFMT;
-	o.flags = fcntl(fd, F_GETFL);
 	/* The listings leave procfs out: nothing is created there. */
-	o.created = changes && !knows_file(before, st.st_dev, st.st_ino) &&
+	o.created = changes && !knows_file(before, o.a.dev, o.a.ino) &&
 		    !(fstatfs(fd, &sfs) == 0 && sfs.f_type == PROC_SUPER_MAGIC_VALUE);
+	/* A file made by each side is two files: what is compared is where
+	 * it went (the listings) and what it is, not which inode. An
+	 * O_TMPFILE has no name. */
+	if (o.created)
+		o.a.ino = 0;
 	close(fd);
 	return o;
 }
 
 static void describe(char *buf, size_t size, struct outcome o)
 {
-	if (o.err)
-		snprintf(buf, size, "%s", errno_name(o.err));
+	char answer[96];
+
+	openat2_answer_describe(answer, sizeof answer, &o.a);
+	if (o.a.err)
+		snprintf(buf, size, "%s", answer);
 	else
-		snprintf(buf, size,
-			 "fd %d (dev %#jx ino %ju type %#o flags %#x%s)",
-			 o.number, (uintmax_t)o.dev, (uintmax_t)o.ino,
-			 (unsigned)o.type, (unsigned)o.flags,
+		snprintf(buf, size, "fd %d (%s%s)", o.number, answer,
 			 o.created ? " created" : "");
 }
 
 enum verdict { SAME, DOCUMENTED_FLAGS, DOCUMENTED_STICKY, DIFFERENT };
-
-/*
- * The fallback's documented F_GETFL difference (openat2(3), NOTES): on a
- * file or directory it opened following links (new ones too, O_PATH or not),
- * it may show O_NOFOLLOW, and where the path ends in a slash (a
- * directory), O_DIRECTORY, beyond the caller's flags; under
- * OPENAT2_REGULAR, O_EMPTYPATH (the proven file reopened). Nothing
- * missing, nothing else.
- */
-static bool documented_extra_flags(struct outcome k, struct outcome f,
-				   uint64_t asked)
-{
-	int extra = f.flags & ~k.flags;
-	int allowed = O_NOFOLLOW |
-		      (asked & OPENAT2_REGULAR ? O_EMPTYPATH : 0);
-
-	/* A trailing slash in the path or in a link's text it followed. */
-	if (k.type == S_IFDIR)
-		allowed |= O_DIRECTORY;
-	return (k.flags & ~f.flags) == 0 && extra != 0 &&
-	       (extra & ~allowed) == 0;
-}
 
 /*
  * The fallback's documented rule (openat2(3), NOTES): OPENAT2_REGULAR with
@@ -937,10 +902,10 @@ static bool documented_sticky_rule(struct outcome k, struct outcome f,
 				   uint64_t asked, const struct tree *t)
 {
 	if (!(asked & OPENAT2_REGULAR) || !(asked & O_CREAT) ||
-	    f.err != EACCES)
+	    f.a.err != EACCES)
 		return false;
-	return (k.err == 0 && t->sysctls.regular < 2) ||
-	       (k.err == EFTYPE && t->sysctls.fifos < 2);
+	return (k.a.err == 0 && t->sysctls.regular < 2) ||
+	       (k.a.err == EFTYPE && t->sysctls.fifos < 2);
 }
 
 static enum verdict compare(struct outcome k, struct outcome f,
@@ -948,19 +913,16 @@ static enum verdict compare(struct outcome k, struct outcome f,
 {
 	if (documented_sticky_rule(k, f, asked, t))
 		return DOCUMENTED_STICKY;
-	if (k.err || f.err)
-		return k.err == f.err ? SAME : DIFFERENT;
-	/* A file made by each side is two files: compare where it went
-	 * (the listings) and what it is. An O_TMPFILE has no name. */
-	bool same = k.created && f.created ?
-			    k.dev == f.dev && k.type == f.type :
-			    k.dev == f.dev && k.ino == f.ino;
-
-	if (!same || k.number != f.number)
+	if (k.a.err == 0 && f.a.err == 0 && k.number != f.number)
 		return DIFFERENT;
-	if (k.flags == f.flags)
+	switch (openat2_compare(&k.a, &f.a, asked)) {
+	case OPENAT2_SAME:
 		return SAME;
-	return documented_extra_flags(k, f, asked) ? DOCUMENTED_FLAGS : DIFFERENT;
+	case OPENAT2_DOCUMENTED_FLAGS:
+		return DOCUMENTED_FLAGS;
+	default:
+		return DIFFERENT;
+	}
 }
 
 static const int open_flag_set[] = {
@@ -1302,12 +1264,12 @@ static bool run_case(uint64_t seed, uint64_t index, const struct tree *tree,
 	 * answers to the same question. */
 	openat2_again_start(&again);
 	do {
-		k = answer_of(openat2_kernel, d, path, &how, who, changes,
+		k = answer_of(openat2_kernel_side, d, path, &how, who, changes,
 			      &after_kernel, &kernel_unlocked);
 		f = answer_of(openat2_side, d, path, &how, who, changes,
 			      &after_fallback, &unlocked);
 	} while (openat2_ask_again(&again, how.resolve,
-				   openat2_either_eagain(k.err, f.err)));
+				   openat2_either_eagain(k.a.err, f.a.err)));
 	enum verdict v = compare(k, f, how.flags, tree);
 
 	if (v == SAME && changes && !same_listing(&after_kernel, &after_fallback))
@@ -1321,13 +1283,13 @@ static bool run_case(uint64_t seed, uint64_t index, const struct tree *tree,
 	}
 	/* The watchdog cut an open short: a case that waits (a FIFO without
 	 * its other end) on one side at least. */
-	if (k.err == EINTR || f.err == EINTR)
+	if (k.a.err == EINTR || f.a.err == EINTR)
 		v = DIFFERENT;
 	tot->cases++;
-	if (k.err == 0)
+	if (k.a.err == 0)
 		tot->opened++;
 	else
-		tot->by_errno[k.err & 255]++;
+		tot->by_errno[k.a.err & 255]++;
 	if (verbose) {
 		char kd[128], fl[160], rs[96];
 
@@ -1364,7 +1326,7 @@ static bool run_case(uint64_t seed, uint64_t index, const struct tree *tree,
 		       who->name, d.name, path,
 		       flag_names(how.flags, fl, sizeof fl),
 		       resolve_names(how.resolve, rs, sizeof rs), kd, fd,
-		       k.err == 0 && f.err == 0 && changes ?
+		       k.a.err == 0 && f.a.err == 0 && changes ?
 			       " (or the trees differ)" : "");
 		return false;
 	}
@@ -1482,42 +1444,17 @@ done:
 					       (double)tot.cases : 0.0);
 	for (int e = 0; e < 256; e++)
 		if (tot.by_errno[e])
-			printf(" %s %" PRIu64, errno_name(e), tot.by_errno[e]);
+			printf(" %s %" PRIu64, openat2_errno_name(e), tot.by_errno[e]);
 	printf("\n");
 	return tot.different ? 1 : 0;
 }
 
-/* The run's child (pid 1 of its namespace), for end_run. */
-static volatile pid_t run_pid;
-
-/*
- * A run ended by a signal (meson's timeout, ^C) gives back what it took
- * all the same: the child stopped (it sets the sysctls), the machine's
- * fs.protected_* values, the world's mount and directory. Then the
- * signal's own action.
- */
-static void end_run(int sig)
+/* A run ended by a signal (meson's timeout, ^C) gives back the world's
+ * mount and directory too (protected_sysctls_restore_on_signals). */
+static void remove_world(void)
 {
-	if (run_pid > 0) {
-		kill(run_pid, SIGKILL);
-		waitpid(run_pid, NULL, 0);
-	}
-	protected_sysctls_restore();
 	umount2(world_dir, MNT_DETACH);
 	rmdir(world_dir);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void end_run_on_signals(pid_t child)
-{
-	static const int signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-	struct sigaction sa = { .sa_handler = end_run };
-
-	run_pid = child;
-	sigfillset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof signals / sizeof *signals; i++)
-		sigaction(signals[i], &sa, NULL);
 }
 
 int main(void)
@@ -1584,7 +1521,8 @@ int main(void)
 		fflush(stdout);
 		_exit(rc);
 	}
-	end_run_on_signals(pid);
+	protected_sysctls_child(pid);
+	protected_sysctls_restore_on_signals(remove_world);
 	if (waitpid(pid, &status, 0) != pid)
 		die("waitpid");
 	if (WIFSIGNALED(status))

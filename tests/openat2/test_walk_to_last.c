@@ -16,14 +16,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-
 #include "openat2_again.h"
 #include "resolve/walk.h"
+#include "suite.h"
 
 #define B RESOLVE_BENEATH
 #define R RESOLVE_IN_ROOT
@@ -202,18 +197,18 @@ static void refuses_an_empty_or_overlong_path(void **state)
 	assert_int_equal(walk_to_last(overlong, R, NULL, &at), -ENAMETOOLONG);
 }
 
+static const struct CMUnitTest cases[] = {
+	cmocka_unit_test(stands_in_the_directory_of_the_last_name),
+	cmocka_unit_test(leaves_the_last_name_unlooked_up),
+	cmocka_unit_test(keeps_dotdot_and_absolute_links_in_the_root),
+	cmocka_unit_test(refuses_an_escape_beneath),
+	cmocka_unit_test(notes_a_trailing_slash),
+	cmocka_unit_test(stands_in_the_root_as_dot_for_slashes_only),
+	cmocka_unit_test(fails_as_the_kernel_on_the_way),
+	cmocka_unit_test(refuses_an_empty_or_overlong_path),
+};
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(stands_in_the_directory_of_the_last_name),
-		cmocka_unit_test(leaves_the_last_name_unlooked_up),
-		cmocka_unit_test(keeps_dotdot_and_absolute_links_in_the_root),
-		cmocka_unit_test(refuses_an_escape_beneath),
-		cmocka_unit_test(notes_a_trailing_slash),
-		cmocka_unit_test(stands_in_the_root_as_dot_for_slashes_only),
-		cmocka_unit_test(fails_as_the_kernel_on_the_way),
-		cmocka_unit_test(refuses_an_empty_or_overlong_path),
-	};
-
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return RUN_SUITE(cases, setup, teardown);
 }

@@ -1,7 +1,7 @@
 /*
- * The two sides of the differential: the kernel's openat2, and openat2's
- * fallback, either called directly (the resolver) or through the
- * library's public openat2 in a process whose openat2 is refused.
+ * The differential's fallback side (the kernel's is openat2_oracle.h's):
+ * the resolver called directly, or the library's public openat2 in a
+ * process whose openat2 is refused.
  */
 #ifndef TESTS_OPENAT2_SIDE_H
 #define TESTS_OPENAT2_SIDE_H
@@ -16,6 +16,5 @@ const char *openat2_side_name(void);
 
 /* As openat2(dirfd, path, how, sizeof *how): an fd, or -1 and errno. */
 int openat2_side(int dirfd, const char *path, const struct open_how *how);
-int openat2_kernel(int dirfd, const char *path, const struct open_how *how);
 
 #endif /* TESTS_OPENAT2_SIDE_H */

@@ -1,7 +1,7 @@
 /*
  * openat2's fallback against an attacker who acts between two system
  * calls of one step. The resolver is built here with a call-out at those
- * moments (EXECVEAT_RESOLVE_TEST_HOOKS, src/resolve/walk.h), and each
+ * moments (EXECVEAT_RESOLVE_TEST_HOOKS, src/resolve/moment.h), and each
  * test makes its move there, every time, instead of hoping a race lands
  * in the window. Each asserts what the kernel's openat2 would answer in
  * the world the move leaves, and that nothing outside the answer was
@@ -26,7 +26,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "openat2_again.h"
+#include "openat2_oracle.h"
 #include "scratch_dir.h"
 #include "resolve/walk.h"
 
@@ -70,13 +70,16 @@ static int resolve(int dirfd, const char *path, int flags,
 	return libexecveat_resolve_open(dirfd, path, &how);
 }
 
-static int kernel(int dirfd, const char *path, int flags,
-		  unsigned int resolve_flags)
+/* The resolver's answer (the hook armed makes its move), then the
+ * kernel's in the world the move left (openat2_oracle.h). */
+static struct openat2_answers both_answers(int dirfd, const char *path,
+					   int flags,
+					   unsigned int resolve_flags)
 {
 	struct open_how how = { .flags = (uint64_t)flags,
 				.resolve = resolve_flags };
 
-	return (int)kernel_openat2(dirfd, path, &how, sizeof how);
+	return openat2_oracle(libexecveat_resolve_open, dirfd, path, &how);
 }
 
 static void run(const char *what)
@@ -168,15 +171,14 @@ static void file_into_place(int dirfd, const char *name)
 
 static int open_slash_dir_with_fifo_there(void)
 {
-	int fd;
+	struct openat2_answers a;
 
 	arm(BEFORE_LAST_OPEN, "dir", fifo_into_place);
-	fd = resolve(top_fd, "p/dir/", O_RDONLY, RESOLVE_BENEATH);
-	if (moves != 1 || fd >= 0 || errno != ENOTDIR)
+	a = both_answers(top_fd, "p/dir/", O_RDONLY, RESOLVE_BENEATH);
+	if (moves != 1 || a.fallback.err != ENOTDIR)
 		return 1;
 	/* And the kernel, in the world the move left: the same. */
-	fd = kernel(top_fd, "p/dir/", O_RDONLY, RESOLVE_BENEATH);
-	return fd < 0 && errno == ENOTDIR ? 0 : 2;
+	return a.kernel.err == ENOTDIR ? 0 : 2;
 }
 
 /* A directory named with a trailing slash is opened O_DIRECTORY: a FIFO
@@ -191,18 +193,19 @@ static void a_trailing_slash_refuses_a_fifo_put_in_the_directorys_place(
 
 static int truncate_slash_dir_with_file_there(void)
 {
+	struct openat2_answers a;
 	struct stat st;
-	int fd;
 
 	arm(BEFORE_LAST_OPEN, "dir", file_into_place);
-	fd = resolve(top_fd, "p/dir/", O_WRONLY | O_TRUNC, RESOLVE_BENEATH);
-	if (moves != 1 || fd >= 0 || errno != ENOTDIR)
+	a = both_answers(top_fd, "p/dir/", O_WRONLY | O_TRUNC,
+			 RESOLVE_BENEATH);
+	if (moves != 1 || a.fallback.err != ENOTDIR)
 		return 1;
+	/* Neither side opened it, so neither truncated it. */
 	if (fstatat(top_fd, "p/dir", &st, AT_SYMLINK_NOFOLLOW) < 0 ||
 	    !S_ISREG(st.st_mode) || st.st_size != 4)
 		return 2; /* the file was opened, and truncated */
-	fd = kernel(top_fd, "p/dir/", O_WRONLY | O_TRUNC, RESOLVE_BENEATH);
-	return fd < 0 && errno == ENOTDIR ? 0 : 3;
+	return a.kernel.err == ENOTDIR ? 0 : 3;
 }
 
 /* The same with O_WRONLY|O_TRUNC: a file put in the directory's place is
