@@ -18,21 +18,24 @@
 
 #include "openat2_again.h"
 #include "resolve/walk.h"
+#include "scratch_dir.h"
 #include "suite.h"
 
 #define B RESOLVE_BENEATH
 #define R RESOLVE_IN_ROOT
 
 static char top[] = "/tmp/test-walk-to-last-XXXXXX";
+static int top_fd = -1;
 static int root = -1; /* top/root */
 
 static int setup(void **state)
 {
-	(void)state;
-	if (mkdtemp(top) == NULL)
-		return -1;
 	char cmd[PATH_MAX + 200];
 
+	(void)state;
+	top_fd = scratch_dir_make(top);
+	if (top_fd < 0)
+		return -1;
 	/* root/a/b/c, root/a/file, root/a/up -> ../../.., root/a/abs ->
 	 * /a/b, and outside the root, top/x. */
 	snprintf(cmd, sizeof cmd,
@@ -41,22 +44,15 @@ static int setup(void **state)
 		 top);
 	if (system(cmd) != 0)
 		return -1;
-	root = open(top, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	int fd = openat(root, "root", O_PATH | O_DIRECTORY | O_CLOEXEC);
-
-	close(root);
-	root = fd;
+	root = openat(top_fd, "root", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	return root < 0 ? -1 : 0;
 }
 
 static int teardown(void **state)
 {
-	char cmd[PATH_MAX + 20];
-
 	(void)state;
 	close(root);
-	snprintf(cmd, sizeof cmd, "rm -rf %s", top);
-	return system(cmd) == 0 ? 0 : -1;
+	return scratch_dir_remove(top, top_fd);
 }
 
 /* How many fds the process has open, counted through fcntl. */
@@ -109,92 +105,86 @@ static int walk_to_last(const char *path, unsigned int resolve,
 	return err;
 }
 
-static void stands_in_the_directory_of_the_last_name(void **state)
+/* Whether slashes follow the last name. */
+enum slashes { NO_SLASH_AFTER, SLASHES_AFTER };
+
+/* The walk of path stands where the kernel's openat2 of kernel_parent
+ * does, before the last name, name. */
+static void expect_stand(const char *path, unsigned int resolve,
+			 const char *kernel_parent, const char *name,
+			 enum slashes slashes)
 {
 	struct stand at;
 
-	(void)state;
-	assert_int_equal(walk_to_last("a/b/c", R, "a/b", &at), 0);
+	assert_int_equal(walk_to_last(path, resolve, kernel_parent, &at), 0);
 	assert_true(at.parent_is_kernels);
-	assert_string_equal(at.name, "c");
-	assert_false(at.trailing_slash);
+	assert_string_equal(at.name, name);
+	assert_int_equal(at.trailing_slash, slashes == SLASHES_AFTER);
+}
+
+static void expect_failure(const char *path, unsigned int resolve, int err)
+{
+	struct stand at;
+
+	assert_int_equal(walk_to_last(path, resolve, NULL, &at), -err);
+}
+
+static void stands_in_the_directory_of_the_last_name(void **state)
+{
+	(void)state;
+	expect_stand("a/b/c", R, "a/b", "c", NO_SLASH_AFTER);
 }
 
 static void leaves_the_last_name_unlooked_up(void **state)
 {
-	struct stand at;
-
 	(void)state;
 	/* A name that does not exist, and a link, which is not followed. */
-	assert_int_equal(walk_to_last("a/b/new", B, "a/b", &at), 0);
-	assert_string_equal(at.name, "new");
-	assert_int_equal(walk_to_last("a/up", B, "a", &at), 0);
-	assert_true(at.parent_is_kernels);
-	assert_string_equal(at.name, "up");
+	expect_stand("a/b/new", B, "a/b", "new", NO_SLASH_AFTER);
+	expect_stand("a/up", B, "a", "up", NO_SLASH_AFTER);
 }
 
 static void keeps_dotdot_and_absolute_links_in_the_root(void **state)
 {
-	struct stand at;
-
 	(void)state;
-	assert_int_equal(walk_to_last("../../a/up/a/abs/c/name", R, "/a/b/c",
-				      &at),
-			 0);
-	assert_true(at.parent_is_kernels);
-	assert_string_equal(at.name, "name");
+	expect_stand("../../a/up/a/abs/c/name", R, "/a/b/c", "name",
+		     NO_SLASH_AFTER);
 }
 
 static void refuses_an_escape_beneath(void **state)
 {
-	struct stand at;
-
 	(void)state;
-	assert_int_equal(walk_to_last("../x/name", B, NULL, &at), -EXDEV);
-	assert_int_equal(walk_to_last("a/up/x/name", B, NULL, &at), -EXDEV);
-	assert_int_equal(walk_to_last("a/abs/name", B, NULL, &at), -EXDEV);
+	expect_failure("../x/name", B, EXDEV);
+	expect_failure("a/up/x/name", B, EXDEV);
+	expect_failure("a/abs/name", B, EXDEV);
 }
 
 static void notes_a_trailing_slash(void **state)
 {
-	struct stand at;
-
 	(void)state;
-	assert_int_equal(walk_to_last("a/b//", R, "a", &at), 0);
-	assert_true(at.parent_is_kernels);
-	assert_string_equal(at.name, "b");
-	assert_true(at.trailing_slash);
+	expect_stand("a/b//", R, "a", "b", SLASHES_AFTER);
 }
 
 static void stands_in_the_root_as_dot_for_slashes_only(void **state)
 {
-	struct stand at;
-
 	(void)state;
-	assert_int_equal(walk_to_last("//", R, ".", &at), 0);
-	assert_true(at.parent_is_kernels);
-	assert_string_equal(at.name, ".");
+	expect_stand("//", R, ".", ".", NO_SLASH_AFTER);
 }
 
 static void fails_as_the_kernel_on_the_way(void **state)
 {
-	struct stand at;
-
 	(void)state;
-	assert_int_equal(walk_to_last("a/missing/name", R, NULL, &at),
-			 -ENOENT);
-	assert_int_equal(walk_to_last("a/file/name", R, NULL, &at), -ENOTDIR);
+	expect_failure("a/missing/name", R, ENOENT);
+	expect_failure("a/file/name", R, ENOTDIR);
 }
 
 static void refuses_an_empty_or_overlong_path(void **state)
 {
 	static char overlong[PATH_MAX + 1];
-	struct stand at;
 
 	(void)state;
 	memset(overlong, 'a', PATH_MAX);
-	assert_int_equal(walk_to_last("", R, NULL, &at), -ENOENT);
-	assert_int_equal(walk_to_last(overlong, R, NULL, &at), -ENAMETOOLONG);
+	expect_failure("", R, ENOENT);
+	expect_failure(overlong, R, ENAMETOOLONG);
 }
 
 static const struct CMUnitTest cases[] = {
