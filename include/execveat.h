@@ -246,6 +246,27 @@ int fchmodat(int dirfd, const char *pathname, mode_t mode,
  */
 int lchmod(const char *pathname, mode_t mode) EXECVEAT_NOTHROW;
 
+/**
+ * The pid of the process that the pidfd @p pidfd refers to, in the
+ * caller's pid namespace, with glibc 2.39's prototype (<sys/pidfd.h>).
+ * Since libexecveat 1.3.
+ *
+ * Asks the kernel with the PIDFD_GET_INFO ioctl (Linux 6.13), one system
+ * call. Only where the kernel has no such ioctl, or a policy refuses it,
+ * does it read the pid from this thread's fdinfo file of @p pidfd, once
+ * /proc is proven to be procfs of the caller's own pid namespace, showing
+ * this process, and the file is proven to be the fd's own.
+ *
+ * @return the pid, or -1 with errno: EBADF where @p pidfd is not open or
+ *         not a pidfd; ESRCH where the process has been reaped; EREMOTE
+ *         where it is not in the caller's pid namespace; ENOSYS where the
+ *         kernel has no PIDFD_GET_INFO (or it is refused) and no proven
+ *         /proc can answer.
+ *
+ * Async-signal-safe: it allocates nothing and takes no locks.
+ */
+pid_t pidfd_getpid(int pidfd) EXECVEAT_NOTHROW;
+
 #ifdef __cplusplus
 }
 #endif
