@@ -325,16 +325,51 @@ struct ns_world {
 	const char *name;
 	int refuse;
 	bool own_proc; /* a procfs of the new namespace at /proc */
-	int expect_outside, expect_self; /* PID (= 1 here) or errno */
+	/* The caller has the same number in both namespaces, so that the
+	 * parent's /proc/self names it by its getpid(): only NSpid tells
+	 * the namespaces apart. */
+	bool same_number;
+	int expect_outside, expect_self; /* PID (the asker's) or errno */
 };
 
 static const struct ns_world ns_worlds[] = {
-	{ "pid namespace, as it is", 0, false, EREMOTE, PID },
-	{ "pid namespace, ENOTTY, the parent's /proc", ENOTTY, false, ENOSYS,
-	  ENOSYS },
-	{ "pid namespace, ENOTTY, its own /proc", ENOTTY, true, EREMOTE, PID },
+	{ "pid namespace, as it is", 0, false, false, EREMOTE, PID },
+	{ "pid namespace, ENOTTY, the parent's /proc", ENOTTY, false, false,
+	  ENOSYS, ENOSYS },
+	{ "pid namespace, ENOTTY, the parent's /proc, the same number", ENOTTY,
+	  false, true, ENOSYS, ENOSYS },
+	{ "pid namespace, ENOTTY, its own /proc", ENOTTY, true, false, EREMOTE,
+	  PID },
 };
 #define NS_WORLDS (sizeof(ns_worlds) / sizeof(ns_worlds[0]))
+
+/*
+ * A child with pid n in this pid namespace and in its parent: clone3's
+ * set_tid (Linux 5.5), one number per level, tried from a high number
+ * down until both are free. 0 in the child, its pid in the parent, -1.
+ */
+static pid_t fork_same_number(void)
+{
+	struct {
+		uint64_t flags, pidfd, child_tid, parent_tid, exit_signal;
+		uint64_t stack, stack_size, tls, set_tid, set_tid_size;
+	} args;
+	pid_t tids[2];
+
+	for (pid_t n = 30000; n > 20000; n -= 7) {
+		long rc;
+
+		memset(&args, 0, sizeof(args));
+		tids[0] = tids[1] = n;
+		args.exit_signal = SIGCHLD;
+		args.set_tid = (uint64_t)(uintptr_t)tids;
+		args.set_tid_size = 2;
+		rc = syscall(435 /* clone3 */, &args, sizeof(args));
+		if (rc >= 0 || errno != EEXIST)
+			return (pid_t)rc;
+	}
+	return -1;
+}
 
 static void ns_fn(const void *world, const void *which)
 {
@@ -348,6 +383,16 @@ static void ns_fn(const void *world, const void *which)
 	    unshare(CLONE_NEWPID) != 0)
 		return;
 	first = fork();
+	if (first == 0 && w->same_number) {
+		/* The namespace's init waits; its child asks. */
+		pid_t asker = fork_same_number();
+
+		if (asker != 0) {
+			if (asker > 0)
+				waitpid(asker, &status, 0);
+			_exit(0);
+		}
+	}
 	if (first == 0) {
 		int fd = outside;
 
@@ -358,7 +403,7 @@ static void ns_fn(const void *world, const void *which)
 		if (fd < 0 || (w->refuse != 0 && refuse_get_info(w->refuse) != 0))
 			_exit(0);
 		shared->made = 1;
-		shared->child = 1;
+		shared->child = getpid();
 		errno = 0;
 		shared->rc = call(fd);
 		shared->err = errno;
@@ -376,9 +421,9 @@ static void run_ns_worlds(const char *who)
 	for (size_t i = 0; i < NS_WORLDS; i++) {
 		const struct ns_world *w = &ns_worlds[i];
 
-		snprintf(name, sizeof(name), "%s: outside_is_eremote", who);
+		snprintf(name, sizeof(name), "%s: process_outside_the_namespace", who);
 		judge_run(name, w->name, w->expect_outside, ns_fn, w, &outside);
-		snprintf(name, sizeof(name), "%s: own_first_process_is_1", who);
+		snprintf(name, sizeof(name), "%s: process_inside_the_namespace", who);
 		judge_run(name, w->name, w->expect_self, ns_fn, w, &self);
 	}
 }
