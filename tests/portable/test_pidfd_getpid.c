@@ -28,11 +28,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -43,20 +43,14 @@
 
 #include "execveat.h"
 #include "kernel_env.h"
+#include "pidfd_worlds.h"
 #include "refuse_call.h"
 
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434 /* every ABI this project builds */
 #endif
 
-/* The kernel's 64-byte struct pidfd_info and its ioctl (Linux 6.13). */
-struct info_v0 {
-	uint64_t mask, cgroupid;
-	uint32_t pid, rest[11];
-};
-#define GET_INFO _IOWR(0xFF, 11, struct info_v0)
-
-#define DECOY 4194303 /* a pid the fake /proc names, never the answer */
+#define DECOY PIDFD_DECOY
 
 enum proc_world { PROC_REAL, PROC_NONE, PROC_FAKE };
 
@@ -81,6 +75,9 @@ enum fd_kind { LIVE_CHILD, REAPED_CHILD, REGULAR_FILE, EVENTFD, BAD_FD };
 
 #define PID (-1000)   /* expect: the child's pid */
 #define DECOYED (-1001) /* expect: the decoy (glibc under the fake) */
+/* expect_unproven: EBADF where this kernel's pidfds are pidfs (6.9+),
+ * ENOSYS before, where an anonymous inode may be a pidfd. */
+#define EBADF_WHERE_PIDFS (-1002)
 
 struct row {
 	const char *name;
@@ -97,7 +94,7 @@ static const struct row rows[] = {
 	{ "regular_file_is_ebadf", REGULAR_FILE, ENOTTY, EBADF, EBADF },
 	/* An anonymous inode, as pidfds were before 6.9: where this
 	 * kernel's own pidfds are pidfs, not one. */
-	{ "eventfd_is_ebadf", EVENTFD, ENOTTY, EBADF, EBADF },
+	{ "eventfd_is_ebadf", EVENTFD, ENOTTY, EBADF, EBADF_WHERE_PIDFS },
 	{ "closed_fd_is_ebadf", BAD_FD, EBADF, EBADF, EBADF },
 	{ NULL, 0, 0, 0, 0 },
 };
@@ -114,70 +111,7 @@ static pid_t (*call)(int);
 
 static pid_t raw_get_info(int fd)
 {
-	struct info_v0 info = { .mask = 1 };
-
-	if (ioctl(fd, GET_INFO, &info) != 0)
-		return -1;
-	return (pid_t)info.pid;
-}
-
-static int refuse_get_info(int err)
-{
-	struct refused_call c = { .nr = SYS_ioctl, .err = err, .arg = 1,
-				  .mask = 0xffffffffu,
-				  .value = (uint32_t)GET_INFO };
-
-	return refuse_calls(&c, 1);
-}
-
-static int write_file(const char *path, const char *text)
-{
-	int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
-	ssize_t n = fd < 0 ? -1 : write(fd, text, strlen(text));
-
-	if (fd >= 0)
-		close(fd);
-	return n == (ssize_t)strlen(text) ? 0 : errno ? errno : EIO;
-}
-
-/*
- * A tmpfs at /proc that passes every proof but procfs for fd: self is
- * this process, its status's NSpid: is this pid alone, and this thread's
- * fdinfo of fd has fd's own ino: and a Pid: naming the decoy.
- */
-static int fake_proc_naming_decoy(int fd)
-{
-	char path[128], text[128];
-	struct stat st;
-	int err = hide_proc();
-	long pid = getpid(), tid = syscall(SYS_gettid);
-
-	if (err != 0)
-		return err;
-	if (fstat(fd, &st) != 0)
-		st.st_ino = 1; /* a closed fd: any inode */
-	snprintf(path, sizeof(path), "%ld", pid);
-	if (symlink(path, "/proc/self") != 0)
-		return errno;
-	snprintf(path, sizeof(path), "/proc/%ld", pid);
-	snprintf(text, sizeof(text), "/proc/%ld/task", pid);
-	if (mkdir(path, 0755) != 0 || mkdir(text, 0755) != 0)
-		return errno;
-	snprintf(path, sizeof(path), "/proc/%ld/task/%ld", pid, tid);
-	snprintf(text, sizeof(text), "/proc/%ld/task/%ld/fdinfo", pid, tid);
-	if (mkdir(path, 0755) != 0 || mkdir(text, 0755) != 0)
-		return errno;
-	snprintf(path, sizeof(path), "/proc/%ld/status", pid);
-	snprintf(text, sizeof(text), "Name:\tx\nPid:\t%ld\nNSpid:\t%ld\n",
-		 pid, pid);
-	if ((err = write_file(path, text)) != 0)
-		return err;
-	snprintf(path, sizeof(path), "/proc/%ld/task/%ld/fdinfo/%d", pid, tid,
-		 fd);
-	snprintf(text, sizeof(text),
-		 "pos:\t0\nflags:\t02000002\nino:\t%llu\nPid:\t%d\nNSpid:\t%d\n",
-		 (unsigned long long)st.st_ino, DECOY, DECOY);
-	return write_file(path, text);
+	return (pid_t)raw_pidfd_get_info(fd);
 }
 
 static int make_fd(enum fd_kind kind, pid_t *child)
@@ -226,7 +160,7 @@ static void run_case(const struct row *r, const struct world *w)
 	default: err = EINVAL;
 	}
 	if (err == 0 && w->refuse != 0)
-		err = refuse_get_info(w->refuse);
+		err = refuse_pidfd_get_info(w->refuse);
 	if (err != 0) {
 		printf("  (world %s not made: %s)\n", w->name, strerror(err));
 		return;
@@ -300,6 +234,19 @@ static void judge_run(const char *name, const char *world, int expect,
 static void case_fn(const void *row, const void *world)
 {
 	run_case(row, world);
+}
+
+/* Whether this kernel's pidfds are pidfs files (Linux 6.9+). */
+static bool pidfds_are_pidfs(void)
+{
+	int fd = (int)syscall(SYS_pidfd_open, (long)getpid(), 0L);
+	struct statfs sfs;
+	bool pidfs = fd >= 0 && fstatfs(fd, &sfs) == 0 &&
+		     sfs.f_type == 0x50494446;
+
+	if (fd >= 0)
+		close(fd);
+	return pidfs;
 }
 
 /* 0 where the kernel answers PIDFD_GET_INFO (6.13+), else its errno. */
@@ -400,7 +347,7 @@ static void ns_fn(const void *world, const void *which)
 			_exit(0);
 		if (c == NS_SELF)
 			fd = (int)syscall(SYS_pidfd_open, (long)getpid(), 0L);
-		if (fd < 0 || (w->refuse != 0 && refuse_get_info(w->refuse) != 0))
+		if (fd < 0 || (w->refuse != 0 && refuse_pidfd_get_info(w->refuse) != 0))
 			_exit(0);
 		shared->made = 1;
 		shared->child = getpid();
@@ -449,10 +396,11 @@ static int run_answers(void)
 			const struct world *w = &worlds[i];
 			bool unproven = (w->refuse != 0 || refusal != 0) &&
 					w->proc != PROC_REAL;
+			int expect = unproven ? r->expect_unproven : r->expect;
 
-			judge_run(r->name, w->name,
-				  unproven ? r->expect_unproven : r->expect,
-				  case_fn, r, w);
+			if (expect == EBADF_WHERE_PIDFS)
+				expect = pidfds_are_pidfs() ? EBADF : ENOSYS;
+			judge_run(r->name, w->name, expect, case_fn, r, w);
 		}
 	}
 	call = pidfd_getpid;
