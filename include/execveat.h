@@ -264,8 +264,16 @@ int lchmod(const char *pathname, mode_t mode) EXECVEAT_NOTHROW;
  *         /proc can answer.
  *
  * Async-signal-safe: it allocates nothing and takes no locks.
+ *
+ * Not declared to C++ on glibc 2.39 and later: glibc's <sys/pidfd.h>
+ * (2.36 to 2.43 at least) declares it without extern "C", and a C
+ * declaration beside that one would stop either header from compiling.
+ * A C++ program there declares it itself, extern "C".
  */
+#if !defined(__cplusplus) || !defined(__GLIBC__) || \
+	!(__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 39))
 pid_t pidfd_getpid(int pidfd) EXECVEAT_NOTHROW;
+#endif
 
 #ifdef __cplusplus
 }
