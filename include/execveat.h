@@ -266,7 +266,7 @@ int lchmod(const char *pathname, mode_t mode) EXECVEAT_NOTHROW;
  * Async-signal-safe: it allocates nothing and takes no locks.
  *
  * Not declared to C++ on glibc 2.39 and later: glibc's <sys/pidfd.h>
- * (2.36 to 2.43 at least) declares it without extern "C", and a C
+ * (2.36 and 2.43 checked) declares it without extern "C", and a C
  * declaration beside that one would stop either header from compiling.
  * A C++ program there declares it itself, extern "C".
  */
