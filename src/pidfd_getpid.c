@@ -64,11 +64,13 @@ static int pidfds_are_pidfs(void)
 
 /*
  * Where the ioctl failed: the kernel's own answer (EBADF, ESRCH for a
- * reaped process, EREMOTE for one outside this pid namespace) stands; a
- * pidfd whose kernel has no PIDFD_GET_INFO (ENOTTY), or whose ioctl a
- * policy refuses, is read from a proven fdinfo; any other file is not a
- * pidfd, EBADF as from the kernel's pidfd calls and glibc. An anonymous
- * inode is a pidfd only on kernels before 6.9: there the fdinfo tells.
+ * reaped process, EREMOTE for one outside this pid namespace) stands. A
+ * pidfd whose kernel has no PIDFD_GET_INFO, or whose ioctl a policy
+ * refuses, is read from a proven fdinfo: ENOTTY, EINVAL (6.11 and 6.12,
+ * whose pidfs has ioctls of its own: measured on 6.12), ENOSYS, EPERM.
+ * Any other file is not a pidfd, EBADF as from the kernel's pidfd calls
+ * and glibc. An anonymous inode is a pidfd only on kernels before 6.9:
+ * there the fdinfo tells.
  */
 static pid_t without_get_info(int fd, int ioctl_errno, int saved_errno)
 {
@@ -78,7 +80,8 @@ static pid_t without_get_info(int fd, int ioctl_errno, int saved_errno)
 	if (sys_fstatfs(fd, &sfs) != 0)
 		return -1;
 	if (sfs.f_type == PIDFS_MAGIC_VALUE) {
-		if (ioctl_errno != ENOTTY && !errno_may_be_refusal(ioctl_errno)) {
+		if (ioctl_errno != ENOTTY && ioctl_errno != EINVAL &&
+		    !errno_may_be_refusal(ioctl_errno)) {
 			errno = ioctl_errno;
 			return -1;
 		}
