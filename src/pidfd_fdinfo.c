@@ -262,7 +262,8 @@ enum pidfd_fdinfo_verdict libexecveat_pidfd_fdinfo_pid(int fd, long *pid)
 	proc = sys_openat(AT_FDCWD, "/proc", O_PATH | O_DIRECTORY | O_CLOEXEC,
 			  0);
 	if (proc < 0)
-		return PIDFD_FDINFO_NO_PROC;
+		return errno == EMFILE || errno == ENFILE || errno == ENOMEM ?
+			       PIDFD_FDINFO_UNREADABLE : PIDFD_FDINFO_NO_PROC;
 	if (sys_fstatfs(proc, &sfs) != 0 ||
 	    sfs.f_type != PROC_SUPER_MAGIC_VALUE)
 		verdict = PIDFD_FDINFO_NOT_PROCFS;

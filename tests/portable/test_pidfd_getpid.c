@@ -31,6 +31,7 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
@@ -58,16 +59,18 @@ struct world {
 	const char *name;
 	int refuse;            /* PIDFD_GET_INFO fails with this; 0: as it is */
 	enum proc_world proc;
+	bool no_fd_free;       /* RLIMIT_NOFILE just above the case's fd */
 };
 
 static const struct world worlds[] = {
-	{ "as it is", 0, PROC_REAL },
-	{ "as it is, no /proc", 0, PROC_NONE },
-	{ "ENOTTY (before 6.13)", ENOTTY, PROC_REAL },
-	{ "ENOSYS", ENOSYS, PROC_REAL },
-	{ "EPERM", EPERM, PROC_REAL },
-	{ "ENOTTY, no /proc", ENOTTY, PROC_NONE },
-	{ "ENOTTY, fake /proc naming a decoy", ENOTTY, PROC_FAKE },
+	{ "as it is", 0, PROC_REAL, false },
+	{ "as it is, no /proc", 0, PROC_NONE, false },
+	{ "ENOTTY (before 6.13)", ENOTTY, PROC_REAL, false },
+	{ "ENOSYS", ENOSYS, PROC_REAL, false },
+	{ "EPERM", EPERM, PROC_REAL, false },
+	{ "ENOTTY, no /proc", ENOTTY, PROC_NONE, false },
+	{ "ENOTTY, fake /proc naming a decoy", ENOTTY, PROC_FAKE, false },
+	{ "ENOTTY, no fd free", ENOTTY, PROC_REAL, true },
 };
 #define WORLDS (sizeof(worlds) / sizeof(worlds[0]))
 
@@ -86,17 +89,20 @@ struct row {
 	int expect;          /* PID, or an errno */
 	int expect_unproven; /* where no way is left (ioctl refused, no
 				proven /proc): PID, or an errno */
+	int expect_no_fd;    /* ioctl refused, no fd free to read /proc (nor
+				to make a pidfd that tells pidfs) */
 };
 
 static const struct row rows[] = {
-	{ "live_child_is_its_pid", LIVE_CHILD, PID, PID, ENOSYS },
-	{ "reaped_child_is_esrch", REAPED_CHILD, ESRCH, ESRCH, ENOSYS },
-	{ "regular_file_is_ebadf", REGULAR_FILE, ENOTTY, EBADF, EBADF },
+	{ "live_child_is_its_pid", LIVE_CHILD, PID, PID, ENOSYS, EMFILE },
+	{ "reaped_child_is_esrch", REAPED_CHILD, ESRCH, ESRCH, ENOSYS, EMFILE },
+	{ "regular_file_is_ebadf", REGULAR_FILE, ENOTTY, EBADF, EBADF, EBADF },
 	/* An anonymous inode, as pidfds were before 6.9: where this
 	 * kernel's own pidfds are pidfs, not one. */
-	{ "eventfd_is_ebadf", EVENTFD, ENOTTY, EBADF, EBADF_WHERE_PIDFS },
-	{ "closed_fd_is_ebadf", BAD_FD, EBADF, EBADF, EBADF },
-	{ NULL, 0, 0, 0, 0 },
+	{ "eventfd_is_ebadf", EVENTFD, ENOTTY, EBADF, EBADF_WHERE_PIDFS,
+	  EMFILE },
+	{ "closed_fd_is_ebadf", BAD_FD, EBADF, EBADF, EBADF, EBADF },
+	{ NULL, 0, 0, 0, 0, 0 },
 };
 
 struct report {
@@ -104,6 +110,7 @@ struct report {
 	long rc;
 	int err;
 	long child;
+	int leaked; /* fds open after the call that were not before */
 };
 
 static struct report *shared;
@@ -144,12 +151,32 @@ static int make_fd(enum fd_kind kind, pid_t *child)
 	return -1;
 }
 
+/* How many of fds 0 to 255 are open. */
+static int open_fds(void)
+{
+	int n = 0;
+
+	for (int fd = 0; fd < 256; fd++)
+		n += fcntl(fd, F_GETFD) != -1;
+	return n;
+}
+
+static int limit_fds_to(int fd)
+{
+	struct rlimit limit;
+
+	if (getrlimit(RLIMIT_NOFILE, &limit) != 0)
+		return errno;
+	limit.rlim_cur = (rlim_t)fd + 1;
+	return setrlimit(RLIMIT_NOFILE, &limit) == 0 ? 0 : errno;
+}
+
 /* The world made in this child, then the case asked in it. */
 static void run_case(const struct row *r, const struct world *w)
 {
 	pid_t child;
 	int fd = make_fd(r->fd, &child);
-	int err;
+	int err, before;
 
 	if (fd < 0)
 		return;
@@ -161,15 +188,21 @@ static void run_case(const struct row *r, const struct world *w)
 	}
 	if (err == 0 && w->refuse != 0)
 		err = refuse_pidfd_get_info(w->refuse);
+	/* Every fd below the case's is open already (0 to 2, and the
+	 * children's and the test's own): none is free. */
+	if (err == 0 && w->no_fd_free)
+		err = limit_fds_to(fd > 2 ? fd : 2);
 	if (err != 0) {
 		printf("  (world %s not made: %s)\n", w->name, strerror(err));
 		return;
 	}
 	shared->made = 1;
 	shared->child = child;
+	before = open_fds();
 	errno = 0;
 	shared->rc = call(fd);
 	shared->err = errno;
+	shared->leaked = open_fds() - before;
 	if (child > 0)
 		kill(child, SIGKILL);
 }
@@ -225,6 +258,11 @@ static void judge_run(const char *name, const char *world, int expect,
 		 shared->rc, shared->rc == -1 ? strerror(shared->err) : "-",
 		 expect == PID ? "the child's pid" :
 		 expect == DECOYED ? "the decoy" : strerror(expect));
+	if (ok && shared->leaked != 0) {
+		ok = false;
+		snprintf(detail, sizeof(detail), "%d fd(s) left open",
+			 shared->leaked);
+	}
 	if (!ok && shared->rc == DECOY)
 		snprintf(detail, sizeof(detail), "returned the fake's decoy %d",
 			 DECOY);
@@ -402,7 +440,8 @@ static int run_answers(void)
 			const struct world *w = &worlds[i];
 			bool unproven = (w->refuse != 0 || refusal != 0) &&
 					w->proc != PROC_REAL;
-			int expect = unproven ? r->expect_unproven : r->expect;
+			int expect = w->no_fd_free ? r->expect_no_fd :
+				     unproven ? r->expect_unproven : r->expect;
 
 			if (expect == EBADF_WHERE_PIDFS)
 				expect = pidfds_are_pidfs() ? EBADF : ENOSYS;
