@@ -20,6 +20,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
@@ -398,6 +399,63 @@ static void ns_fn(const void *world, const void *which)
 		waitpid(first, &status, 0);
 }
 
+/*
+ * A thread with an fd table of its own (unshare(CLONE_FILES)), whose fd
+ * N is a pidfd of one child while the process's fd N, what
+ * /proc/self/fdinfo/N describes, is a pidfd of another: the answer is
+ * the thread's child's.
+ */
+struct own_table {
+	int fd;
+	pid_t other;
+	long rc;
+	int err;
+};
+
+static void *own_table_thread(void *arg)
+{
+	struct own_table *t = arg;
+	int fd;
+
+	t->rc = -2;
+	if (unshare(CLONE_FILES) != 0 ||
+	    (fd = (int)syscall(SYS_pidfd_open, (long)t->other, 0L)) < 0 ||
+	    dup2(fd, t->fd) != t->fd || close(fd) != 0)
+		return NULL;
+	errno = 0;
+	t->rc = call(t->fd);
+	t->err = errno;
+	return NULL;
+}
+
+static void own_table_fn(const void *world, const void *unused)
+{
+	const struct world *w = world;
+	struct own_table t = { .rc = -2 };
+	pid_t child;
+	pthread_t thread;
+
+	(void)unused;
+	t.fd = make_fd(LIVE_CHILD, &child);
+	t.other = fork();
+	if (t.other == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		pause();
+		_exit(0);
+	}
+	if (t.fd >= 0 && t.other > 0 && private_mount_namespace() == 0 &&
+	    (w->refuse == 0 || refuse_pidfd_get_info(w->refuse) == 0) &&
+	    pthread_create(&thread, NULL, own_table_thread, &t) == 0 &&
+	    pthread_join(thread, NULL) == 0 && t.rc != -2) {
+		shared->made = 1;
+		shared->child = t.other;
+		shared->rc = t.rc;
+		shared->err = t.err;
+	}
+	kill(child, SIGKILL);
+	kill(t.other, SIGKILL);
+}
+
 /* refusal: get_info_refusal(). Where the kernel has no PIDFD_GET_INFO, a
  * world that refuses nothing is the ENOTTY one: with the parent's /proc,
  * ENOSYS. */
@@ -449,6 +507,10 @@ static int run_answers(void)
 		}
 	}
 	call = pidfd_getpid;
+	judge_run("thread_with_own_fd_table_gets_its_own", worlds[0].name, PID,
+		  own_table_fn, &worlds[0], NULL);
+	judge_run("thread_with_own_fd_table_gets_its_own", worlds[2].name, PID,
+		  own_table_fn, &worlds[2], NULL);
 	run_ns_worlds("library", refusal);
 	return 0;
 }
