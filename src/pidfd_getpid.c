@@ -35,7 +35,7 @@ struct pidfd_info_v0 {
 _Static_assert(sizeof(struct pidfd_info_v0) == 64,
 	       "struct pidfd_info_v0 must be the kernel's 64-byte VER0");
 
-/* Type 0xFF is pidfs's alone among the kernel's ioctls. */
+/* Type 0xFF is pidfs's alone in the kernel's uapi headers (7.x). */
 #define PIDFD_GET_INFO_V0 _IOWR(0xFF, 11, struct pidfd_info_v0)
 #define PIDFD_INFO_PID 1U
 
