@@ -1,8 +1,9 @@
 /*
- * closefrom, close_range and fchmodat allocate nothing on any path: the
- * system calls allowed, and refused (ENOSYS, EPERM) with /proc real (the
- * proven listing and fd directory) or hidden (the scan, the reopen). They
- * run between fork and exec and in vfork children.
+ * closefrom, close_range, fchmodat and pidfd_getpid allocate nothing on
+ * any path: the system calls (and the PIDFD_GET_INFO ioctl) allowed, and
+ * refused (ENOSYS, EPERM) with /proc real (the proven listing, fd
+ * directory and fdinfo) or hidden (the scan, the reopen). They run
+ * between fork and exec and in vfork children.
  *
  *   check-closefrom-fchmodat-no-allocation
  *
@@ -17,12 +18,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "execveat.h"
 #include "heap_counter.h"
 #include "kernel_env.h"
+#include "pidfd_worlds.h"
 
 static int dirfd_under_test = -1;
 
@@ -80,6 +83,14 @@ static bool no_allocation(const char *world)
 	close_range(9, 8, 0);
 	ok &= counted("close_range, first above last", world,
 		      heap_calls - before);
+	before = heap_calls;
+	{
+		int own = (int)syscall(SYS_pidfd_open, (long)getpid(), 0L);
+		pid_t answer = pidfd_getpid(own);
+
+		(void)answer;
+		ok &= counted("pidfd_getpid", world, heap_calls - before);
+	}
 	/* Last: it closes the directory the calls above use. */
 	before = heap_calls;
 	closefrom(3);
@@ -96,7 +107,8 @@ static int in_world(int err, bool without_proc, const char *world)
 	if (pid == 0) {
 		if ((without_proc && hide_proc() != 0) ||
 		    (err != 0 && (block_close_range(err) != 0 ||
-				  block_fchmodat2(err) != 0))) {
+				  block_fchmodat2(err) != 0 ||
+				  refuse_pidfd_get_info(err) != 0))) {
 			printf("not here: %s\n", world);
 			_exit(77);
 		}

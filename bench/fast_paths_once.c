@@ -1,9 +1,10 @@
 /*
  * The subject of count-fast-path-syscalls.sh: between marks written to
- * fd -1, the library's fchmodat with AT_SYMLINK_NOFOLLOW once, then its
- * closefrom once, so that the system calls between each pair of marks
- * are that function's. Where the kernel has fchmodat2 and close_range
- * (Linux 6.6 and 5.9) and nothing refuses them, each is one call.
+ * fd -1, the library's fchmodat with AT_SYMLINK_NOFOLLOW once, its
+ * pidfd_getpid once, then its closefrom once, so that the system calls
+ * between each pair of marks are that function's. Where the kernel has
+ * fchmodat2, PIDFD_GET_INFO and close_range (Linux 6.6, 6.13 and 5.9) and
+ * nothing refuses them, each is one call.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "execveat.h"
@@ -36,6 +38,17 @@ int main(void)
 	rmdir(dir);
 	if (rc != 0) {
 		fprintf(stderr, "fast-paths-once: fchmodat: %s\n", strerror(err));
+		return 1;
+	}
+	/* A pidfd of this process, asked before closefrom closes it. */
+	fd = (int)syscall(SYS_pidfd_open, (long)getpid(), 0L);
+	MARK("fast-paths-once: calling pidfd_getpid");
+	rc = pidfd_getpid(fd);
+	err = errno;
+	MARK("fast-paths-once: pidfd_getpid returned");
+	if (rc != getpid()) {
+		fprintf(stderr, "fast-paths-once: pidfd_getpid: %s\n",
+			rc < 0 ? strerror(err) : "another pid");
 		return 1;
 	}
 	MARK("fast-paths-once: calling closefrom");

@@ -3,11 +3,12 @@
  * /proc, (since 1.1) an openat2() that resolves RESOLVE_BENEATH and the
  * other RESOLVE_ flags itself where the system call is refused, and (since
  * 1.2) closefrom(), close_range(), fchmodat() and lchmod() that need no
- * /proc and never trust a fake one.
+ * /proc and never trust a fake one, and (since 1.3) a pidfd_getpid() that
+ * asks the kernel and trusts only a proven /proc.
  *
  * Link with -lexecveat (pkg-config: execveat), or preload libexecveat.so.1
- * to replace fexecve(), openat2(), closefrom(), close_range(), fchmodat()
- * and lchmod() in programs that were built against glibc.
+ * to replace fexecve(), openat2(), closefrom(), close_range(), fchmodat(),
+ * lchmod() and pidfd_getpid() in programs that were built against glibc.
  */
 #ifndef EXECVEAT_H
 #define EXECVEAT_H
@@ -245,6 +246,35 @@ int fchmodat(int dirfd, const char *pathname, mode_t mode,
  * libexecveat 1.2.
  */
 int lchmod(const char *pathname, mode_t mode) EXECVEAT_NOTHROW;
+
+/**
+ * The pid of the process that the pidfd @p pidfd refers to, in the
+ * caller's pid namespace, with glibc 2.39's prototype (<sys/pidfd.h>).
+ * Since libexecveat 1.3.
+ *
+ * Asks the kernel with the PIDFD_GET_INFO ioctl (Linux 6.13), one system
+ * call. Only where the kernel has no such ioctl, or a policy refuses it,
+ * does it read the pid from this thread's fdinfo file of @p pidfd, once
+ * /proc is proven to be procfs of the caller's own pid namespace, showing
+ * this process, and the file is proven to be the fd's own.
+ *
+ * @return the pid, or -1 with errno: EBADF where @p pidfd is not open or
+ *         not a pidfd; ESRCH where the process has been reaped; EREMOTE
+ *         where it is not in the caller's pid namespace; ENOSYS where the
+ *         kernel has no PIDFD_GET_INFO (or it is refused) and no proven
+ *         /proc can answer.
+ *
+ * Async-signal-safe: it allocates nothing and takes no locks.
+ *
+ * Not declared to C++ on glibc 2.39 and later: glibc's <sys/pidfd.h>
+ * (2.36 and 2.43 checked) declares it without extern "C", and a C
+ * declaration beside that one would stop either header from compiling.
+ * A C++ program there declares it itself, extern "C".
+ */
+#if !defined(__cplusplus) || !defined(__GLIBC__) || \
+	!(__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 39))
+pid_t pidfd_getpid(int pidfd) EXECVEAT_NOTHROW;
+#endif
 
 #ifdef __cplusplus
 }

@@ -406,4 +406,41 @@ static inline int sys_newuname(char buf[6 * 65])
 	return (int)syscall(SYS_uname, SYS_ARG_PTR(buf));
 }
 
+/*
+ * The calls of pidfd_getpid: an ioctl on the pidfd (PIDFD_GET_INFO, Linux
+ * 6.13), and the caller's own ids, which its /proc proof compares with.
+ */
+static inline int sys_ioctl(int fd, unsigned long request, void *arg)
+{
+	return (int)syscall(SYS_ioctl, (long)fd, (long)request,
+			    SYS_ARG_PTR(arg));
+}
+
+/* pidfd_open(pid, 0) (Linux 5.3): 434 on every ABI, x32 with its bit. */
+static inline int sys_pidfd_open(long pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0L);
+#else
+	(void)pid;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+static inline long sys_read(int fd, void *buf, size_t size)
+{
+	return syscall(SYS_read, (long)fd, SYS_ARG_PTR(buf), (long)size);
+}
+
+static inline long sys_getpid(void)
+{
+	return syscall(SYS_getpid);
+}
+
+static inline long sys_gettid(void)
+{
+	return syscall(SYS_gettid);
+}
+
 #endif /* EXECVEAT_SYS_H */

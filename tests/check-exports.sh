@@ -1,9 +1,10 @@
 #!/bin/sh
 # The library's dynamic symbol table is its ABI: exactly execveat and
 # fexecve in EXECVEAT_1.0, openat2 in EXECVEAT_1.1, closefrom, close_range,
-# fchmodat and lchmod in EXECVEAT_1.2, each but execveat once more in
-# glibc's nodes when there are (GLIBC_2.43 for openat2; the others' are
-# given as FUNCTION@NODE), the version nodes themselves, and nothing else. A GLIBC_2.43 node that the
+# fchmodat and lchmod in EXECVEAT_1.2, pidfd_getpid in EXECVEAT_1.3, each
+# but execveat once more in glibc's nodes when there are (GLIBC_2.43 for
+# openat2, GLIBC_2.39 for pidfd_getpid; the others' are
+# given as FUNCTION@NODE), the version nodes themselves, and nothing else. A GLIBC_2.43 or 2.39 node that the
 # library defines asks nothing of the C library it loads into. And it must load
 # into processes of glibc 2.17 and later: no undefined symbol may need a
 # newer glibc version.
@@ -25,13 +26,17 @@ openat2@@EXECVEAT_1.1
 close_range@@EXECVEAT_1.2
 closefrom@@EXECVEAT_1.2
 fchmodat@@EXECVEAT_1.2
-lchmod@@EXECVEAT_1.2"
+lchmod@@EXECVEAT_1.2
+EXECVEAT_1.3
+pidfd_getpid@@EXECVEAT_1.3"
 if [ -n "$glibc_node" ]; then
 	expected="$expected
 $glibc_node
 fexecve@$glibc_node
 GLIBC_2.43
-openat2@GLIBC_2.43"
+openat2@GLIBC_2.43
+GLIBC_2.39
+pidfd_getpid@GLIBC_2.39"
 	for twin in "$@"; do
 		expected="$expected
 $twin

@@ -25,6 +25,11 @@
  * know). Where either is refused, the line says which way the library's
  * closefrom or fchmodat goes instead, judged by the library's own proof
  * of the fd directory (src/proc_fd_dir.c: procfs, and this very table).
+ *
+ * PIDFD_GET_INFO (Linux 6.13): the ioctl on a pidfd of fexec itself.
+ * Where it fails (ENOTTY before 6.13, or a policy's refusal), the line
+ * says whether pidfd_getpid() can read a proven fdinfo instead, judged by
+ * the library's own proof (src/pidfd_fdinfo.c).
  */
 #define _GNU_SOURCE
 #include "probe.h"
@@ -34,12 +39,15 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/auxv.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "execveat.h"
 #include "proc_fallback.h"
+#include "pidfd_fdinfo.h"
 #include "proc_fd_dir.h"
 
 struct verdict {
@@ -243,6 +251,58 @@ static struct verdict probe_fchmodat2(void)
 		"fchmodat() opens regular files and directories again");
 }
 
+static const char *pidfd_fdinfo_reason(enum pidfd_fdinfo_verdict verdict)
+{
+	switch (verdict) {
+	case PIDFD_FDINFO_PID:
+		return NULL;
+	case PIDFD_FDINFO_NO_PROC:
+		return "no /proc";
+	case PIDFD_FDINFO_NOT_PROCFS:
+		return "/proc is not procfs";
+	case PIDFD_FDINFO_NOT_SELF:
+		return "/proc/self is not this process in its own pid namespace";
+	case PIDFD_FDINFO_OTHER_FILE:
+		return "the fdinfo file is not the fd's own";
+	case PIDFD_FDINFO_NOT_PIDFD:
+	case PIDFD_FDINFO_NOT_OPEN:
+	case PIDFD_FDINFO_UNREADABLE:
+		break;
+	}
+	return "the fdinfo file cannot be read";
+}
+
+static struct verdict probe_pidfd_get_info(void)
+{
+	struct { uint64_t mask, cgroupid; uint32_t pid, rest[11]; } info = {
+		.mask = 1 /* PIDFD_INFO_PID */ };
+	struct verdict v = { .usable = false };
+	const char *reason;
+	long pid;
+	int own = (int)syscall(434 /* pidfd_open */, (long)getpid(), 0L);
+
+	if (own < 0) {
+		snprintf(v.text, sizeof(v.text), "no pidfd to ask (pidfd_open: "
+			 "%s)", strerror(errno));
+		return v;
+	}
+	if (ioctl(own, _IOWR(0xFF, 11, info), &info) == 0) {
+		close(own);
+		return usable_because("the ioctl answered");
+	}
+	reason = pidfd_fdinfo_reason(libexecveat_pidfd_fdinfo_pid(own, &pid));
+	close(own);
+	if (reason == NULL)
+		snprintf(v.text, sizeof(v.text), "unanswered (Linux before "
+			 "6.13, or refused); pidfd_getpid() reads this thread's "
+			 "fdinfo, proven procfs of this pid namespace");
+	else
+		snprintf(v.text, sizeof(v.text), "unanswered (Linux before "
+			 "6.13, or refused); pidfd_getpid() answers ENOSYS (%s)",
+			 reason);
+	return v;
+}
+
 int run_probe(void)
 {
 	struct verdict by_execveat = probe_execveat();
@@ -258,5 +318,6 @@ int run_probe(void)
 	printf("openat2: %s\n", by_openat2.text);
 	printf("close_range: %s\n", probe_close_range().text);
 	printf("fchmodat2: %s\n", probe_fchmodat2().text);
+	printf("PIDFD_GET_INFO: %s\n", probe_pidfd_get_info().text);
 	return strcmp(choice, "none") == 0 ? 1 : 0;
 }

@@ -4,6 +4,11 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef __has_include
+#if __has_include(<sys/pidfd.h>)
+#include <sys/pidfd.h> // pidfd_getpid since glibc 2.39
+#endif
+#endif
 
 #include "execveat.h"
 
@@ -21,3 +26,10 @@ extern int (*const close_range_fn)(unsigned int, unsigned int, int) =
 extern void (*const closefrom_fn)(int) = closefrom;
 extern int (*const fchmodat_fn)(int, const char *, mode_t, int) = fchmodat;
 extern int (*const lchmod_fn)(const char *, mode_t) = lchmod;
+// glibc 2.39+ declares pidfd_getpid with C++ linkage (no extern "C" in
+// <sys/pidfd.h>): the header leaves it to glibc there; elsewhere it is
+// the header's.
+#if !defined(__GLIBC__) || \
+	!(__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 39))
+extern pid_t (*const pidfd_getpid_fn)(int) = pidfd_getpid;
+#endif

@@ -1,6 +1,7 @@
 /* The public header agrees with glibc's own declarations (visible with
  * _GNU_SOURCE: execveat, closefrom and close_range since 2.34, fchmodat
- * and lchmod in <sys/stat.h>, openat2 and struct open_how since 2.43) and
+ * and lchmod in <sys/stat.h>, openat2 and struct open_how since 2.43,
+ * pidfd_getpid in <sys/pidfd.h> since 2.39) and
  * with the kernel's <linux/openat2.h> and <linux/close_range.h>,
  * whichever comes first. */
 #define _GNU_SOURCE
@@ -8,6 +9,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <linux/close_range.h>
+#ifdef __has_include
+#if __has_include(<sys/pidfd.h>)
+#include <sys/pidfd.h> /* pidfd_getpid since glibc 2.39 */
+#endif
+#endif
 #ifdef __has_include
 #if __has_include(<linux/openat2.h>)
 #include <linux/openat2.h>
@@ -29,3 +35,4 @@ int (*const close_range_fn)(unsigned int, unsigned int, int) = close_range;
 void (*const closefrom_fn)(int) = closefrom;
 int (*const fchmodat_fn)(int, const char *, mode_t, int) = fchmodat;
 int (*const lchmod_fn)(const char *, mode_t) = lchmod;
+pid_t (*const pidfd_getpid_fn)(int) = pidfd_getpid;

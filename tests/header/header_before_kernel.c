@@ -11,6 +11,12 @@
 #endif
 #include <fcntl.h>
 #include <linux/close_range.h>
+#ifdef __has_include
+#if __has_include(<sys/pidfd.h>)
+#include <sys/pidfd.h> /* pidfd_getpid since glibc 2.39 */
+#endif
+#endif
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,4 +25,5 @@ int (*const openat2_fn)(int, const char *, const struct open_how *,
 const struct open_how how = { O_RDONLY, 0, RESOLVE_IN_ROOT };
 int (*const close_range_fn)(unsigned int, unsigned int, int) = close_range;
 int (*const lchmod_fn)(const char *, mode_t) = lchmod;
+pid_t (*const pidfd_getpid_fn)(int) = pidfd_getpid;
 const unsigned int flags = CLOSE_RANGE_CLOEXEC;

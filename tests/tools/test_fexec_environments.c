@@ -16,6 +16,8 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdbool.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -52,6 +54,21 @@ static int openat2_refusal(void)
 /* 0 where fchmodat2 is there (Linux 6.6), else what it fails with
  * (qemu-user 7.2: ENOSYS). Unknown flags: EINVAL from the kernel. */
 static int fchmodat2_refusal_here;
+
+/* Whether the kernel answers PIDFD_GET_INFO (Linux 6.13) on a pidfd. */
+static bool pidfd_get_info_here;
+
+static bool pidfd_get_info_answers(void)
+{
+	struct { uint64_t mask, cgroupid; uint32_t pid, rest[11]; } info = {
+		.mask = 1 };
+	int fd = (int)syscall(434 /* pidfd_open */, (long)getpid(), 0L);
+	bool answers = fd >= 0 && ioctl(fd, _IOWR(0xFF, 11, info), &info) == 0;
+
+	if (fd >= 0)
+		close(fd);
+	return answers;
+}
 
 static int fchmodat2_refusal(void)
 {
@@ -91,6 +108,31 @@ static const char *fchmodat2_enosys_golden(enum proc_view proc)
 }
 
 /*
+ * Before Linux 6.13, the PIDFD_GET_INFO line says that pidfd_getpid reads
+ * a proven fdinfo: a procfs of this process, not the borrowed fd
+ * directory, is all it needs.
+ */
+static void replace_pidfd_line(char *text, size_t size, enum proc_view proc)
+{
+	if (!pidfd_get_info_here)
+		replace_line(text, size, "PIDFD_GET_INFO: ",
+			     proc == PROC_REAL || proc == PROC_BORROWED ?
+				     "probe-pidfd-get-info-refused.txt" :
+				     "probe-pidfd-get-info-refused-no-proc.txt");
+}
+
+/* A golden output of a world with /proc as it is, its PIDFD_GET_INFO
+ * line as this kernel gives it. */
+static const char *expected_real_proc(const char *name)
+{
+	static char text[4096];
+
+	snprintf(text, sizeof(text), "%s", expected_output(name));
+	replace_pidfd_line(text, sizeof(text), PROC_REAL);
+	return text;
+}
+
+/*
  * The golden output of a probe. Its openat2 and fchmodat2 lines are given
  * as in a world that has those calls; where openat2 is refused already,
  * every world's openat2 line is the refused one of
@@ -112,6 +154,7 @@ static const char *expected_probe(const char *name, enum proc_view proc)
 		replace_line(text, sizeof(text), "fchmodat2: ",
 			     fchmodat2_enosys_golden(proc));
 	}
+	replace_pidfd_line(text, sizeof(text), proc);
 	return text;
 }
 
@@ -200,9 +243,9 @@ static void probe_openat2_refused_says_so(void **state)
 
 	(void)state;
 	assert_fexec_result(run_fexec(&enosys, probe), 0,
-			    expected_output("probe-openat2-enosys.txt"), "");
+			    expected_real_proc("probe-openat2-enosys.txt"), "");
 	assert_fexec_result(run_fexec(&eperm, probe), 0,
-			    expected_output("probe-openat2-eperm.txt"), "");
+			    expected_real_proc("probe-openat2-eperm.txt"), "");
 }
 
 /* close_range and fchmodat2 refused: each line says which way the
@@ -474,6 +517,7 @@ int main(int argc, char **argv)
 	refusal_here = execveat_refusal();
 	openat2_refusal_here = openat2_refusal();
 	fchmodat2_refusal_here = fchmodat2_refusal();
+	pidfd_get_info_here = pidfd_get_info_answers();
 	if (refusal_here != 0)
 		printf("execveat fails with %s here: the worlds without a "
 		       "refusal of their own expect that refusal's answers\n",

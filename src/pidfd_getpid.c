@@ -1,0 +1,146 @@
+/*
+ * pidfd_getpid(): the PIDFD_GET_INFO ioctl (Linux 6.13) first; where the
+ * kernel has no such ioctl or a policy refuses it, a proven fdinfo file
+ * (src/pidfd_fdinfo.c); without one, ENOSYS.
+ *
+ * glibc 2.39+ reads /proc/self/fdinfo/N on trust: without /proc a valid
+ * pidfd gets EBADF, and under a fake /proc it returns any pid the fake
+ * names.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdint.h>
+#include <sys/ioctl.h>
+#include <sys/types.h>
+
+#include "call_refused.h"
+#include "execveat.h"
+#include "exports.h"
+#include "pidfd_fdinfo.h"
+#include "sys.h"
+
+/*
+ * The kernel's struct pidfd_info as Linux 6.13 published it
+ * (PIDFD_INFO_SIZE_VER0): later kernels take this size and fill in what
+ * it holds, 6.13 takes nothing else. Declared here because <linux/pidfd.h>
+ * before 6.13, and musl, lack it.
+ */
+struct pidfd_info_v0 {
+	uint64_t mask;
+	uint64_t cgroupid;
+	uint32_t pid, tgid, ppid;
+	uint32_t ruid, rgid, euid, egid, suid, sgid, fsuid, fsgid;
+	uint32_t spare0;
+};
+_Static_assert(sizeof(struct pidfd_info_v0) == 64,
+	       "struct pidfd_info_v0 must be the kernel's 64-byte VER0");
+
+/* Type 0xFF is pidfs's alone in the kernel's uapi headers (7.x). */
+#define PIDFD_GET_INFO_V0 _IOWR(0xFF, 11, struct pidfd_info_v0)
+#define PIDFD_INFO_PID 1U
+
+/* fstatfs f_type: pidfs (Linux 6.9+), and the anonymous inodes that
+ * pidfds were before it (<linux/magic.h>, which musl-gcc lacks). */
+#define PIDFS_MAGIC_VALUE 0x50494446
+#define ANON_INODE_FS_MAGIC_VALUE 0x09041934
+
+/*
+ * Whether this kernel's pidfds are pidfs files (Linux 6.9+), seen on a
+ * pidfd of this process made for the question: then an anonymous inode
+ * is not a pidfd. -1 where no pidfd can be made to tell.
+ */
+static int pidfds_are_pidfs(void)
+{
+	struct statfs sfs;
+	int own = sys_pidfd_open(sys_getpid()), answer;
+
+	if (own < 0)
+		return -1;
+	answer = sys_fstatfs(own, &sfs) == 0 ?
+			 sfs.f_type == PIDFS_MAGIC_VALUE : -1;
+	sys_close(own);
+	return answer;
+}
+
+/*
+ * Where the ioctl failed: the kernel's own answer (EBADF, ESRCH for a
+ * reaped process, EREMOTE for one outside this pid namespace) stands. A
+ * pidfd whose kernel has no PIDFD_GET_INFO, or whose ioctl a policy
+ * refuses, is read from a proven fdinfo: ENOTTY, EINVAL (6.11 and 6.12,
+ * whose pidfs has ioctls of its own: measured on 6.12), ENOSYS, EPERM.
+ * Any other file is not a pidfd, EBADF as from the kernel's pidfd calls
+ * and glibc. An anonymous inode is a pidfd only on kernels before 6.9:
+ * there the fdinfo tells.
+ */
+static pid_t without_get_info(int fd, int ioctl_errno, int saved_errno)
+{
+	struct statfs sfs;
+	long pid;
+
+	if (sys_fstatfs(fd, &sfs) != 0)
+		return -1;
+	if (sfs.f_type == PIDFS_MAGIC_VALUE) {
+		if (ioctl_errno != ENOTTY && ioctl_errno != EINVAL &&
+		    !errno_may_be_refusal(ioctl_errno)) {
+			errno = ioctl_errno;
+			return -1;
+		}
+	} else if (sfs.f_type != ANON_INODE_FS_MAGIC_VALUE ||
+		   pidfds_are_pidfs() == 1) {
+		errno = EBADF;
+		return -1;
+	}
+	switch (libexecveat_pidfd_fdinfo_pid(fd, &pid)) {
+	case PIDFD_FDINFO_PID:
+		/* The kernel prints -1 for a reaped process, 0 for one this
+		 * pid namespace cannot see. */
+		errno = pid > 0 ? saved_errno : pid == 0 ? EREMOTE : ESRCH;
+		return pid > 0 ? (pid_t)pid : -1;
+	case PIDFD_FDINFO_NOT_PIDFD:
+	case PIDFD_FDINFO_NOT_OPEN:
+		errno = EBADF;
+		return -1;
+	case PIDFD_FDINFO_UNREADABLE:
+		if (errno == EMFILE || errno == ENFILE || errno == ENOMEM)
+			return -1;
+		break;
+	default:
+		break;
+	}
+	/* No way left to ask: this kernel answers only through /proc. */
+	errno = ENOSYS;
+	return -1;
+}
+
+__typeof__(pidfd_getpid) libexecveat_pidfd_getpid;
+
+EXECVEAT_EXPORT pid_t libexecveat_pidfd_getpid(int fd)
+{
+	struct pidfd_info_v0 info = { .mask = PIDFD_INFO_PID };
+	int saved_errno = errno;
+
+	if (sys_ioctl(fd, PIDFD_GET_INFO_V0, &info) != 0)
+		return without_get_info(fd, errno, saved_errno);
+	/* PIDFD_INFO_PID is always answered; checked all the same, as a
+	 * reaped process asked for PIDFD_INFO_EXIT answers pid 0 without it. */
+	if ((info.mask & PIDFD_INFO_PID) == 0 || info.pid == 0 ||
+	    info.pid > INT32_MAX) {
+		errno = ESRCH;
+		return -1;
+	}
+	return (pid_t)info.pid;
+}
+
+/* What -lexecveat binds to. */
+__asm__(".symver libexecveat_pidfd_getpid, pidfd_getpid@@EXECVEAT_1.3");
+
+#ifdef EXECVEAT_GLIBC_PIDFD_GETPID_NODE
+/*
+ * The same function under glibc's own version of it (GLIBC_2.39 on every
+ * ABI), so that a preloaded library replaces glibc's in programs built
+ * against glibc 2.39 or later. Older glibc has no such node; a program
+ * there binds to nothing of it, and the library loads all the same.
+ */
+__asm__(".symver libexecveat_pidfd_getpid, pidfd_getpid@"
+	EXECVEAT_GLIBC_PIDFD_GETPID_NODE);
+#endif
