@@ -277,8 +277,8 @@ static int move_bottom(struct walk *w, struct level *from, int dirfd,
 
 /*
  * An absolute path or link: back to the root (nd_jump_root), from the
- * level the link was read in (NULL: the start of an absolute path, where
- * dirfd is not looked at unless it is the root). BENEATH refuses;
+ * level the link was read in (NULL: the start of an unscoped absolute
+ * path, where dirfd is not looked at). BENEATH refuses;
  * IN_ROOT's root is the bottom (dirfd); otherwise the process root, which
  * becomes the bottom. 0 or -errno.
  */
@@ -297,6 +297,7 @@ static int jump_to_root(struct walk *w, struct level *from)
 	w->root_set = true;
 	if (!(w->req.resolve & RESOLVE_IN_ROOT))
 		return move_bottom(w, from, AT_FDCWD, "/");
+	/* From the bottom itself no mount is crossed: no statx to prove it. */
 	if (from != NULL && from != &l->bottom) {
 		err = refuse_crossing(w, from, &l->bottom);
 		if (err < 0)

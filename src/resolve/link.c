@@ -31,11 +31,9 @@
 static int judge_fs(struct level *level)
 {
 	struct statfs sfs;
-	/* The bottom may be the cwd itself, which has no fd of its own. */
-	int rc = level->fd == AT_FDCWD ? sys_statfs(".", &sfs) :
-					 sys_fstatfs(level->fd, &sfs);
 
-	if (rc < 0)
+	/* Every level is an fd: start_walk holds even the cwd as one. */
+	if (sys_fstatfs(level->fd, &sfs) < 0)
 		return -errno;
 	level->fs = (struct fs_verdict){
 		.known = true,

@@ -42,7 +42,8 @@
  * this order, each owning one thing, all of it static; the loop here
  * takes a component, asks the step for it, and takes the step's answer
  * (a link to follow, a name to take again, an answer opened): no step
- * calls another. Each step answers an enum step, or -errno, which becomes
+ * calls another (a ".." as the last name, two steps, is the loop's:
+ * take_last_dotdot). Each step answers an enum step, or -errno, which becomes
  * errno only at the public entries. Each part, its functions, and the
  * kernel's (fs/namei.c) that they follow:
  *
@@ -164,6 +165,23 @@ static int take_component(struct walk *w)
  * directory of the last name, which is left unlooked-up (walk_to_last). */
 enum walk_end { OPEN_LAST, STOP_BEFORE_LAST };
 
+/*
+ * walk_to_last's end: a last name to act on, or "." (the directory
+ * itself), or "..", which is walked here as any ".." is, inside the root,
+ * and left as "." in the directory it leads to: the kernel is never
+ * handed a ".." to look up, which could leave the root.
+ */
+static int stand_before_last(struct walk *w)
+{
+	if (is_dotdot(w->comp.name)) {
+		w->last_kind = LAST_DOTDOT;
+		w->comp.name = ".";
+		return step_dotdot(w);
+	}
+	w->last_kind = is_dot(w->comp.name) ? LAST_DOT : LAST_NAME;
+	return STEP_ON;
+}
+
 /* The walk to its end, a component at a time; a component whose name
  * changed under its step is taken again. */
 static int walk_path(struct walk *w, enum walk_end end)
@@ -176,10 +194,11 @@ static int walk_path(struct walk *w, enum walk_end end)
 				return open_here(w);
 			w->comp = (struct component){ .name = ".",
 						      .last = true };
+			w->last_kind = LAST_DOT;
 			return STEP_ON;
 		}
 		if (w->comp.last && end == STOP_BEFORE_LAST)
-			return STEP_ON;
+			return stand_before_last(w);
 		s = take_component(w);
 		for (int retakes = 0; s == STEP_AGAIN; retakes++)
 			s = retakes < RETAKES ? take_component(w) : -EAGAIN;
@@ -235,7 +254,10 @@ static int start_walk(struct walk *w, const char *path, size_t len)
 			return l->bottom.fd;
 		l->bottom_owned = true;
 	}
-	return path[0] == '/' ? jump_to_root(w, NULL /* nothing walked */) : 0;
+	/* IN_ROOT's root is the bottom already: nothing to jump to. */
+	if (path[0] == '/' && !(resolve & RESOLVE_IN_ROOT))
+		return jump_to_root(w, NULL /* nothing walked */);
+	return 0;
 }
 
 /* The walk's length rules: the kernel's getname. */

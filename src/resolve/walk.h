@@ -101,6 +101,13 @@ struct component {
 	bool trailing_slash; /* but slashes do */
 };
 
+/* What walk_to_last leaves as the last name. */
+enum last_kind {
+	LAST_NAME, /* a name to act on, looked up by the operation's call */
+	LAST_DOT, /* ".", or a path of slashes only: the directory itself */
+	LAST_DOTDOT, /* "..", walked already: the name is "." */
+};
+
 struct walk {
 	struct request req;
 	struct levels levels;
@@ -111,6 +118,7 @@ struct walk {
 	bool use_statx; /* cleared where statx is refused */
 	int answer; /* STEP_OPENED: the fd */
 	bool answer_cloexec_added; /* opened close-on-exec for the walk's sake */
+	enum last_kind last_kind; /* walk_to_last's */
 	struct unwalked unwalked;
 };
 
@@ -145,11 +153,14 @@ enum step {
  *	libexecveat_walk_end(&w);
  *
  * begin: 0 or -errno; whatever it answers, end closes what the walk holds.
- * path is copied (at most PATH_MAX - 1 bytes, not empty). to_last: 0 with
- * w->comp the last name, unlooked-up and, if a link, not followed
- * (w->comp.trailing_slash says whether slashes follow it; a path of
- * slashes only leaves "."), or -errno. parent: the directory the walk
- * stands in, an fd the walk holds until end.
+ * req has passed openat2's checks (open_how_check.c: BENEATH and IN_ROOT
+ * are not both set). path is copied (at most PATH_MAX - 1 bytes, not
+ * empty). to_last: 0 with w->comp the last name, unlooked-up and, if a
+ * link, not followed (w->comp.trailing_slash says whether slashes follow
+ * it), and w->last_kind what it is: LAST_DOT and LAST_DOTDOT leave ".",
+ * which the operation answers as the kernel's call answers "." or ".."
+ * (mkdirat EEXIST, unlinkat EISDIR...); or -errno. parent: the directory
+ * the walk stands in, an fd the walk holds until end.
  */
 int libexecveat_walk_begin(struct walk *w, int dirfd, const char *path,
 			   const struct request *req);

@@ -71,6 +71,7 @@ static int open_fds(void)
 struct stand {
 	char name[NAME_MAX + 1];
 	bool trailing_slash;
+	enum last_kind kind;
 	bool parent_is_kernels;
 };
 
@@ -99,6 +100,7 @@ static int walk_to_last(const char *path, unsigned int resolve,
 					mine.st_ino == its.st_ino;
 		snprintf(at->name, sizeof at->name, "%s", w.comp.name);
 		at->trailing_slash = w.comp.trailing_slash;
+		at->kind = w.last_kind;
 	}
 	libexecveat_walk_end(&w);
 	assert_int_equal(open_fds(), fds_before);
@@ -109,17 +111,27 @@ static int walk_to_last(const char *path, unsigned int resolve,
 enum slashes { NO_SLASH_AFTER, SLASHES_AFTER };
 
 /* The walk of path stands where the kernel's openat2 of kernel_parent
- * does, before the last name, name. */
-static void expect_stand(const char *path, unsigned int resolve,
-			 const char *kernel_parent, const char *name,
-			 enum slashes slashes)
+ * does, before the last name, name, of that kind. */
+static void expect_stand_before(const char *path, unsigned int resolve,
+				const char *kernel_parent, const char *name,
+				enum last_kind kind, enum slashes slashes)
 {
 	struct stand at;
 
 	assert_int_equal(walk_to_last(path, resolve, kernel_parent, &at), 0);
 	assert_true(at.parent_is_kernels);
 	assert_string_equal(at.name, name);
+	assert_int_equal(at.kind, kind);
 	assert_int_equal(at.trailing_slash, slashes == SLASHES_AFTER);
+}
+
+/* The same, before a name to act on. */
+static void expect_stand(const char *path, unsigned int resolve,
+			 const char *kernel_parent, const char *name,
+			 enum slashes slashes)
+{
+	expect_stand_before(path, resolve, kernel_parent, name, LAST_NAME,
+			    slashes);
 }
 
 static void expect_failure(const char *path, unsigned int resolve, int err)
@@ -167,7 +179,26 @@ static void notes_a_trailing_slash(void **state)
 static void stands_in_the_root_as_dot_for_slashes_only(void **state)
 {
 	(void)state;
-	expect_stand("//", R, ".", ".", NO_SLASH_AFTER);
+	expect_stand_before("//", R, ".", ".", LAST_DOT, NO_SLASH_AFTER);
+}
+
+static void leaves_a_last_dot_as_the_directory_itself(void **state)
+{
+	(void)state;
+	expect_stand_before("a/b/.", R, "a/b", ".", LAST_DOT, NO_SLASH_AFTER);
+}
+
+/* The kernel is never handed a "..": it is walked, inside the root, and
+ * the operation is left "." in the directory it leads to. */
+static void walks_a_last_dotdot_inside_the_root(void **state)
+{
+	(void)state;
+	expect_stand_before("a/b/..", R, "a", ".", LAST_DOTDOT, NO_SLASH_AFTER);
+	expect_stand_before("a/..", B, ".", ".", LAST_DOTDOT, NO_SLASH_AFTER);
+	expect_stand_before("..", R, ".", ".", LAST_DOTDOT, NO_SLASH_AFTER);
+	expect_stand_before("a/up/..", R, ".", ".", LAST_DOTDOT,
+			    NO_SLASH_AFTER);
+	expect_failure("..", B, EXDEV);
 }
 
 static void fails_as_the_kernel_on_the_way(void **state)
@@ -194,6 +225,8 @@ static const struct CMUnitTest cases[] = {
 	cmocka_unit_test(refuses_an_escape_beneath),
 	cmocka_unit_test(notes_a_trailing_slash),
 	cmocka_unit_test(stands_in_the_root_as_dot_for_slashes_only),
+	cmocka_unit_test(leaves_a_last_dot_as_the_directory_itself),
+	cmocka_unit_test(walks_a_last_dotdot_inside_the_root),
 	cmocka_unit_test(fails_as_the_kernel_on_the_way),
 	cmocka_unit_test(refuses_an_empty_or_overlong_path),
 };
