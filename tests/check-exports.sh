@@ -1,7 +1,8 @@
 #!/bin/sh
 # The library's dynamic symbol table is its ABI: exactly execveat and
 # fexecve in EXECVEAT_1.0, openat2 in EXECVEAT_1.1, closefrom, close_range,
-# fchmodat and lchmod in EXECVEAT_1.2, each but execveat once more in
+# fchmodat and lchmod in EXECVEAT_1.2, freopen and freopen64 in
+# EXECVEAT_1.3, each but execveat once more in
 # glibc's nodes when there are (GLIBC_2.43 for openat2; the others' are
 # given as FUNCTION@NODE), the version nodes themselves, and nothing else. A GLIBC_2.43 node that the
 # library defines asks nothing of the C library it loads into. And it must load
@@ -25,7 +26,10 @@ openat2@@EXECVEAT_1.1
 close_range@@EXECVEAT_1.2
 closefrom@@EXECVEAT_1.2
 fchmodat@@EXECVEAT_1.2
-lchmod@@EXECVEAT_1.2"
+lchmod@@EXECVEAT_1.2
+EXECVEAT_1.3
+freopen@@EXECVEAT_1.3
+freopen64@@EXECVEAT_1.3"
 if [ -n "$glibc_node" ]; then
 	expected="$expected
 $glibc_node
