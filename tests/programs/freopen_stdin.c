@@ -1,0 +1,19 @@
+/*
+ * An unmodified program: freopen(NULL, "rb", stdin), the idiom for a
+ * binary stdin, then stdin copied to stdout. Built against the C library
+ * alone; built with -D_FILE_OFFSET_BITS=64, it calls freopen64.
+ */
+#include <stdio.h>
+
+int main(void)
+{
+	int c;
+
+	if (freopen(NULL, "rb", stdin) == NULL) {
+		perror("freopen");
+		return 1;
+	}
+	while ((c = getchar()) != EOF)
+		putchar(c);
+	return ferror(stdin) ? 1 : 0;
+}
