@@ -462,7 +462,7 @@ static int run_probe(const char *probe, const char *library,
 	pid = fork();
 	if (pid == 0) {
 		int fd = open(file_path, O_RDONLY);
-		char preload[4096];
+		char preload[sizeof("LD_PRELOAD=") + 4096];
 		char *argv[] = { (char *)probe, NULL };
 		char *envp[] = { preload, NULL };
 
