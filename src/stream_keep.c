@@ -67,6 +67,7 @@ int libexecveat_stream_reopen_itself(int fd, const struct stream_mode *m,
 		    (m->truncate ? O_TRUNC : 0) |
 		    (largefile ? O_LARGEFILE : 0) | O_CLOEXEC;
 	int reopened, err;
+	bool cloexec;
 
 	/* The file exists: O_CREAT | O_EXCL's answer, without asking. */
 	if (m->exclusive) {
@@ -77,8 +78,10 @@ int libexecveat_stream_reopen_itself(int fd, const struct stream_mode *m,
 	if (reopened < 0)
 		/* Before 7.2 the flag is ignored and "" names nothing. */
 		return errno == ENOENT ? 1 : -1;
-	/* dup3's flags say what fd's close-on-exec becomes: "e" or not. */
-	if (sys_dup3(reopened, fd, m->cloexec ? O_CLOEXEC : 0) < 0) {
+	/* dup3's flags say what fd's close-on-exec becomes: set by "e",
+	 * left as it was without (glibc 2.36 and musl 1.2.3 alike). */
+	cloexec = m->cloexec || (sys_fcntl_getfd(fd) & FD_CLOEXEC);
+	if (sys_dup3(reopened, fd, cloexec ? O_CLOEXEC : 0) < 0) {
 		err = errno;
 		sys_close(reopened);
 		errno = err;
@@ -115,7 +118,9 @@ int libexecveat_stream_keep_file(int fd, const struct stream_mode *m)
 		errno = err;
 		return -1;
 	}
-	/* Cannot fail on an open fd. */
-	sys_fcntl_setfd(fd, m->cloexec ? FD_CLOEXEC : 0);
+	/* Set by "e", left as it was without (glibc 2.36 and musl 1.2.3
+	 * alike); cannot fail on an open fd. */
+	if (m->cloexec)
+		sys_fcntl_setfd(fd, FD_CLOEXEC);
 	return 0;
 }

@@ -34,7 +34,7 @@ int libexecveat_stream_reopen_itself(int fd, const struct stream_mode *m,
 /*
  * The open file at fd kept, given what of the mode an open file can take:
  * O_APPEND set or cleared, a regular file truncated for "w", close-on-exec
- * set or cleared. 0, or -1 with errno and nothing changed.
+ * set for "e". 0, or -1 with errno and nothing changed.
  */
 int libexecveat_stream_keep_file(int fd, const struct stream_mode *m);
 

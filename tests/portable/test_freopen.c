@@ -103,6 +103,8 @@ static const struct row rows[] = {
 	  { 0, 11, false, false, "hello", NULL }, NULL },
 	{ "re_sets_close_on_exec", "r", "re",
 	  { 0, 11, false, true, "hello", NULL }, NULL },
+	{ "r_keeps_close_on_exec", "re", "r",
+	  { 0, 11, false, true, "hello", NULL }, NULL },
 	{ "rx_is_r", "r", "rx",
 	  { 0, 11, false, false, "hello", NULL }, NULL },
 	{ "stdin_rb_reads_from_the_start", "stdin", "rb",
