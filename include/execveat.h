@@ -3,11 +3,13 @@
  * /proc, (since 1.1) an openat2() that resolves RESOLVE_BENEATH and the
  * other RESOLVE_ flags itself where the system call is refused, and (since
  * 1.2) closefrom(), close_range(), fchmodat() and lchmod() that need no
- * /proc and never trust a fake one.
+ * /proc and never trust a fake one, and (since 1.3, declared by <stdio.h>)
+ * a freopen() and freopen64() whose NULL name never reopens another file.
  *
  * Link with -lexecveat (pkg-config: execveat), or preload libexecveat.so.1
- * to replace fexecve(), openat2(), closefrom(), close_range(), fchmodat()
- * and lchmod() in programs that were built against glibc.
+ * to replace fexecve(), openat2(), closefrom(), close_range(), fchmodat(),
+ * lchmod(), freopen() and freopen64() in programs that were built against
+ * glibc.
  */
 #ifndef EXECVEAT_H
 #define EXECVEAT_H
