@@ -6,6 +6,9 @@
  *
  *   test-freopen answers|glibc-beside|preload PROBE PROBE64 LIBRARY
  *
+ * Built as meson builds C it calls the library's freopen64; built with
+ * -U_FILE_OFFSET_BITS, its freopen.
+ *
  * answers: a table of streams (opened with one mode, reopened with
  *   another, as fopen or as stdin), each with what the stream must then
  *   be: its errno, the file's size, O_APPEND and close-on-exec, what it
