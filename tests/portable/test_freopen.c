@@ -112,6 +112,8 @@ static const struct row rows[] = {
 	  { 0, 11, false, false, "hello", NULL }, NULL },
 	{ "stdin_rb_reads_from_the_start", "stdin", "rb",
 	  { 0, 11, false, false, "hello", NULL }, NULL },
+	{ "stdout_w_truncates", "stdout", "w",
+	  { 0, 0, false, false, NULL, "W" }, NULL },
 	{ "w_truncates", "w", "w",
 	  { 0, 0, false, false, NULL, "W" }, NULL },
 	{ "a_appends", "a", "a",
@@ -148,6 +150,8 @@ struct report {
 	int err;
 	int errno_kept; /* errno as it was before, after a success */
 	int fd_closed;  /* the stream's fd is closed (glibc's failure) */
+	int fds_moved;  /* the lowest free fd is not what it was */
+	int open_failed; /* the stream could not be made: its errno */
 	long size;
 	int append, cloexec;
 	char reads[16];
@@ -229,7 +233,8 @@ static FILE *open_stream(const char *open_mode)
 	FILE *f;
 	int fd;
 
-	if (strcmp(open_mode, "stdin") != 0) {
+	if (strcmp(open_mode, "stdin") != 0 &&
+	    strcmp(open_mode, "stdout") != 0) {
 		f = fopen(file_path, open_mode);
 		/* The stream is not at its start, and a write stream has
 		 * written. */
@@ -239,12 +244,31 @@ static FILE *open_stream(const char *open_mode)
 			fputs("abc", f), fflush(f);
 		return f;
 	}
+	if (strcmp(open_mode, "stdout") == 0) {
+		fd = open(file_path, O_WRONLY | O_TRUNC);
+		if (fd < 0 || dup2(fd, STDOUT_FILENO) != STDOUT_FILENO)
+			return NULL;
+		close(fd);
+		fputs("abc", stdout);
+		fflush(stdout);
+		return stdout;
+	}
 	fd = open(file_path, O_RDONLY);
 	if (fd < 0 || dup2(fd, STDIN_FILENO) != STDIN_FILENO)
 		return NULL;
 	close(fd);
 	getc(stdin);
 	return stdin;
+}
+
+/* The lowest fd number not open: an fd left open by a call moves it. */
+static int lowest_free_fd(void)
+{
+	int fd = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 0);
+
+	if (fd >= 0)
+		close(fd);
+	return fd;
 }
 
 static void observe(FILE *f, int fd)
@@ -272,10 +296,10 @@ static void observe(FILE *f, int fd)
 static void run_call(const struct row *r, freopen_fn *call)
 {
 	FILE *f = open_stream(r->open_mode), *got;
-	int fd;
+	int fd, free_fd = lowest_free_fd();
 
 	if (f == NULL) {
-		shared->made = errno ? errno : EIO;
+		shared->open_failed = errno ? errno : EIO;
 		return;
 	}
 	fd = fileno(f);
@@ -284,6 +308,7 @@ static void run_call(const struct row *r, freopen_fn *call)
 	shared->returned = got == f ? 1 : got == NULL ? 0 : -1;
 	shared->err = got == NULL ? errno : 0;
 	shared->errno_kept = got == NULL || errno == ENOTTY;
+	shared->fds_moved = lowest_free_fd() != free_fd;
 	observe(f, fd);
 }
 
@@ -333,7 +358,10 @@ static bool judge(const struct outcome *o, char *detail, size_t size)
 {
 	const char *reads = o->reads ? o->reads : "";
 
-	if (shared->read_victim || strcmp(shared->victim, VICTIM) != 0)
+	if (shared->open_failed)
+		snprintf(detail, size, "the stream could not be opened: %s",
+			 strerror(shared->open_failed));
+	else if (shared->read_victim || strcmp(shared->victim, VICTIM) != 0)
 		snprintf(detail, size, "the victim was read or written "
 			 "(read '%s', victim '%s')", shared->reads,
 			 shared->victim);
@@ -347,6 +375,8 @@ static bool judge(const struct outcome *o, char *detail, size_t size)
 		snprintf(detail, size, "errno changed on success");
 	else if (shared->fd_closed)
 		snprintf(detail, size, "the stream's fd is closed");
+	else if (shared->fds_moved)
+		snprintf(detail, size, "an fd was left open, or closed");
 	else if (shared->size != o->size)
 		snprintf(detail, size, "size %ld, expected %ld", shared->size,
 			 o->size);
