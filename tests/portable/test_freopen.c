@@ -96,6 +96,15 @@ static const struct outcome r_to_rplus = { 0, 11, false, false, "hello",
 static const struct outcome r_to_w = { 0, 0, false, false, NULL, "W" };
 static const struct outcome rplus_to_r = { 0, 11, false, false, "hello",
 					   NULL };
+/* musl 1.2.3's reopen by name (a new fopen, dup'd over the fd) clears
+ * close-on-exec without "e"; glibc 2.36's keeps it. */
+#ifdef __GLIBC__
+#define BY_NAME_KEEPS_CLOEXEC NULL
+#else
+static const struct outcome r_to_r_cloexec_cleared = { 0, 11, false, false,
+						       "hello", NULL };
+#define BY_NAME_KEEPS_CLOEXEC (&r_to_r_cloexec_cleared)
+#endif
 
 static const struct row rows[] = {
 	/* The same access: every world gives the reopen's answer, the
@@ -107,7 +116,7 @@ static const struct row rows[] = {
 	{ "re_sets_close_on_exec", "r", "re",
 	  { 0, 11, false, true, "hello", NULL }, NULL },
 	{ "r_keeps_close_on_exec", "re", "r",
-	  { 0, 11, false, true, "hello", NULL }, NULL },
+	  { 0, 11, false, true, "hello", NULL }, BY_NAME_KEEPS_CLOEXEC },
 	{ "rx_is_r", "r", "rx",
 	  { 0, 11, false, false, "hello", NULL }, NULL },
 	{ "stdin_rb_reads_from_the_start", "stdin", "rb",
