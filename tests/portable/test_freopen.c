@@ -405,6 +405,28 @@ static bool judge(const struct outcome *o, char *detail, size_t size)
 	return false;
 }
 
+/* With a name, the C library's freopen through the library's: the named
+ * file opened, or its error, errno kept on success. */
+static void run_names(void)
+{
+	char got[16] = "";
+	FILE *f = fopen(file_path, "r"), *r;
+	size_t n;
+
+	errno = ENOTTY;
+	r = f ? freopen(victim_path, "r", f) : NULL;
+	n = r ? fread(got, 1, sizeof(got) - 1, r) : 0;
+	got[n] = '\0';
+	verdict(r == f && errno == ENOTTY && strcmp(got, VICTIM) == 0,
+		"a_name_is_opened", "/proc", got);
+	if (r != NULL)
+		fclose(r);
+	f = fopen(file_path, "r");
+	r = f ? freopen("/nonexistent/name", "r", f) : f;
+	verdict(f != NULL && r == NULL && errno == ENOENT,
+		"a_missing_name_is_enoent", "/proc", strerror(errno));
+}
+
 static bool proven_proc(const struct world *w)
 {
 	return w->proc == PROC_REAL;
@@ -439,6 +461,7 @@ static int run_answers(void)
 	}
 	kill(owner, SIGKILL);
 	waitpid(owner, NULL, 0);
+	run_names();
 	if (not_here != 0)
 		printf("not here: %d row-world pairs (no mount namespace)\n",
 		       not_here);
@@ -493,8 +516,9 @@ static int run_glibc_beside(void)
 
 /* PROBE's output with its stdin the file, in world w, LIBRARY preloaded
  * or not; the exit status, or -1. */
-static int run_probe(const char *probe, const char *library,
-		     enum proc_world proc, char *out, size_t size)
+static int run_probe(const char *probe, const char *name,
+		     const char *library, enum proc_world proc, char *out,
+		     size_t size)
 {
 	int pipe_fds[2];
 	pid_t pid;
@@ -507,7 +531,7 @@ static int run_probe(const char *probe, const char *library,
 	if (pid == 0) {
 		int fd = open(file_path, O_RDONLY);
 		char preload[sizeof("LD_PRELOAD=") + 4096];
-		char *argv[] = { (char *)probe, NULL };
+		char *argv[] = { (char *)probe, (char *)name, NULL };
 		char *envp[] = { preload, NULL };
 
 		snprintf(preload, sizeof(preload), "LD_PRELOAD=%s",
@@ -554,8 +578,8 @@ static int run_preload(char **argv)
 		const char *probe = argv[p];
 
 		for (size_t i = 0; i < sizeof(pw) / sizeof(pw[0]); i++) {
-			status = run_probe(probe, library, pw[i].proc, out,
-					   sizeof(out));
+			status = run_probe(probe, NULL, library, pw[i].proc,
+					   out, sizeof(out));
 			if (status == 99) {
 				not_here++;
 				continue;
@@ -570,7 +594,7 @@ static int run_preload(char **argv)
 			/* glibc's own answer beside, where it is wrong. */
 			if (pw[i].proc == PROC_REAL)
 				continue;
-			status = run_probe(probe, NULL, pw[i].proc, out,
+			status = run_probe(probe, NULL, NULL, pw[i].proc, out,
 					   sizeof(out));
 			snprintf(detail, sizeof(detail), "exit %d, printed '%s'",
 				 status, out);
@@ -582,6 +606,16 @@ static int run_preload(char **argv)
 				pw[i].name, detail);
 #endif
 		}
+	}
+	/* A name: the C library's freopen, reached through the library. */
+	for (int p = 0; p < 2; p++) {
+		status = run_probe(argv[p], victim_path, library, PROC_REAL,
+				   out, sizeof(out));
+		snprintf(detail, sizeof(detail), "exit %d, printed '%s'",
+			 status, out);
+		verdict(status == 0 && strcmp(out, VICTIM) == 0,
+			p ? "preloaded_freopen64_opens_a_name"
+			  : "preloaded_freopen_opens_a_name", "/proc", detail);
 	}
 	if (not_here != 0)
 		printf("not here: %d worlds (no mount namespace)\n", not_here);
