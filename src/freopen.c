@@ -111,12 +111,14 @@ static FILE *reopen_without_name(const char *mode, FILE *stream,
 	int saved_errno = errno;
 	struct stream_mode m;
 	struct proc_fd_name name;
-	bool same_access;
+	bool same_access, charset;
 	int fd, err, rc;
 
 	flockfile(stream);
 	err = libexecveat_stream_mode_parse(mode, &m);
-	if (err != 0)
+	/* A ",ccs=" part: only the C library's reopen by name can set it. */
+	charset = err == EOPNOTSUPP;
+	if (err != 0 && !charset)
 		return stream_kept(stream, err);
 	fd = fileno(stream);
 	if (fd < 0)
@@ -124,7 +126,7 @@ static FILE *reopen_without_name(const char *mode, FILE *stream,
 	/* As the C library's own freopen: its failure is not the call's. */
 	fflush(stream);
 	errno = saved_errno;
-	same_access = m.read == (__freadable(stream) != 0) &&
+	same_access = !charset && m.read == (__freadable(stream) != 0) &&
 		      m.write == (__fwritable(stream) != 0);
 	if (same_access) {
 		rc = libexecveat_stream_reopen_itself(fd, &m, largefile);
@@ -142,6 +144,8 @@ static FILE *reopen_without_name(const char *mode, FILE *stream,
 			errno = saved_errno;
 		return stream;
 	}
+	if (charset)
+		return stream_kept(stream, EOPNOTSUPP);
 	if (!same_access)
 		return stream_kept(stream, EBADF);
 	if (libexecveat_stream_keep_file(fd, &m) != 0)
