@@ -4,11 +4,14 @@
  * other RESOLVE_ flags itself where the system call is refused, and (since
  * 1.2) closefrom(), close_range(), fchmodat() and lchmod() that need no
  * /proc and never trust a fake one, and (since 1.3) a pidfd_getpid() that
- * asks the kernel and trusts only a proven /proc.
+ * asks the kernel and trusts only a proven /proc, and a freopen() and
+ * freopen64() (declared by <stdio.h>) whose NULL name never reopens
+ * another file.
  *
  * Link with -lexecveat (pkg-config: execveat), or preload libexecveat.so.1
  * to replace fexecve(), openat2(), closefrom(), close_range(), fchmodat(),
- * lchmod() and pidfd_getpid() in programs that were built against glibc.
+ * lchmod(), pidfd_getpid(), freopen() and freopen64() in programs that
+ * were built against glibc.
  */
 #ifndef EXECVEAT_H
 #define EXECVEAT_H

@@ -346,6 +346,25 @@ static inline int sys_pipe2(int fds[2], int flags)
 	return (int)syscall(SYS_pipe2, SYS_ARG_PTR(fds), (long)flags);
 }
 
+/*
+ * The calls of freopen's reopen without a name (src/stream_keep.c).
+ * ftruncate's 32-bit length is enough for 0, on every ABI alike.
+ */
+static inline int sys_fcntl_setfl(int fd, int flags)
+{
+	return (int)syscall(SYS_FCNTL, (long)fd, (long)F_SETFL, (long)flags);
+}
+
+static inline int sys_dup3(int from, int to, int flags)
+{
+	return (int)syscall(SYS_dup3, (long)from, (long)to, (long)flags);
+}
+
+static inline int sys_ftruncate_to_zero(int fd)
+{
+	return (int)syscall(SYS_ftruncate, (long)fd, 0L);
+}
+
 /* unshare(CLONE_FILES): this thread gets an fd table of its own. */
 static inline int sys_unshare_files(void)
 {

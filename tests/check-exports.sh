@@ -1,10 +1,11 @@
 #!/bin/sh
 # The library's dynamic symbol table is its ABI: exactly execveat and
 # fexecve in EXECVEAT_1.0, openat2 in EXECVEAT_1.1, closefrom, close_range,
-# fchmodat and lchmod in EXECVEAT_1.2, pidfd_getpid in EXECVEAT_1.3, each
-# but execveat once more in glibc's nodes when there are (GLIBC_2.43 for
-# openat2, GLIBC_2.39 for pidfd_getpid; the others' are
-# given as FUNCTION@NODE), the version nodes themselves, and nothing else. A GLIBC_2.43 or 2.39 node that the
+# fchmodat and lchmod in EXECVEAT_1.2, pidfd_getpid, freopen and freopen64
+# in EXECVEAT_1.3, each but execveat once more in glibc's nodes when there
+# are (GLIBC_2.43 for openat2, GLIBC_2.39 for pidfd_getpid; the others'
+# are given as FUNCTION@NODE), the version nodes themselves, and nothing
+# else. A GLIBC_2.43 or 2.39 node that the
 # library defines asks nothing of the C library it loads into. And it must load
 # into processes of glibc 2.17 and later: no undefined symbol may need a
 # newer glibc version.
@@ -28,7 +29,9 @@ closefrom@@EXECVEAT_1.2
 fchmodat@@EXECVEAT_1.2
 lchmod@@EXECVEAT_1.2
 EXECVEAT_1.3
-pidfd_getpid@@EXECVEAT_1.3"
+pidfd_getpid@@EXECVEAT_1.3
+freopen@@EXECVEAT_1.3
+freopen64@@EXECVEAT_1.3"
 if [ -n "$glibc_node" ]; then
 	expected="$expected
 $glibc_node

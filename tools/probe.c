@@ -30,6 +30,9 @@
  * Where it fails (ENOTTY before 6.13, or a policy's refusal), the line
  * says whether pidfd_getpid() can read a proven fdinfo instead, judged by
  * the library's own proof (src/pidfd_fdinfo.c).
+ * freopen(NULL, mode, stream): which way the library's goes, from Linux
+ * 7.2's O_EMPTYPATH (an fd's own file opened again, asked of the working
+ * directory) and the proof of the proc line.
  */
 #define _GNU_SOURCE
 #include "probe.h"
@@ -303,6 +306,29 @@ static struct verdict probe_pidfd_get_info(void)
 	return v;
 }
 
+static const char *probe_freopen(bool proc_usable)
+{
+	int dir = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int reopened = dir < 0 ? -1 : openat(dir, "", O_RDONLY | O_DIRECTORY |
+					     O_CLOEXEC | O_EMPTYPATH);
+	bool emptypath = reopened >= 0;
+
+	if (reopened >= 0)
+		close(reopened);
+	if (dir >= 0)
+		close(dir);
+	if (emptypath)
+		return proc_usable
+		       ? "the stream's file opened again by O_EMPTYPATH; another "
+			 "access through the proven /proc/self/fd name"
+		       : "the stream's file opened again by O_EMPTYPATH; another "
+			 "access is EBADF";
+	return proc_usable
+	       ? "the C library's reopen of the proven /proc/self/fd name"
+	       : "the open file kept, its flags changed; another access is "
+		 "EBADF";
+}
+
 int run_probe(void)
 {
 	struct verdict by_execveat = probe_execveat();
@@ -319,5 +345,6 @@ int run_probe(void)
 	printf("close_range: %s\n", probe_close_range().text);
 	printf("fchmodat2: %s\n", probe_fchmodat2().text);
 	printf("PIDFD_GET_INFO: %s\n", probe_pidfd_get_info().text);
+	printf("freopen(NULL): %s\n", probe_freopen(by_proc.usable));
 	return strcmp(choice, "none") == 0 ? 1 : 0;
 }

@@ -1,0 +1,191 @@
+/*
+ * freopen() and freopen64(): with a name, the C library's own, untouched.
+ * With a NULL name ("change the stream's mode", as in freopen(NULL, "rb",
+ * stdin)), where the mode asks for the access the stream already has, the
+ * file reopened through its own fd (Linux 7.2's O_EMPTYPATH); else the C
+ * library's answer by the name "/proc/self/fd/N" once it is proven
+ * (procfs, and the stream's very file); else the open file kept and given
+ * the mode's flags (src/stream_keep.c), or EBADF where the mode asks for
+ * an access that only a reopen by name could give the stream. The stream
+ * is never left on another file, and never lost where glibc keeps it.
+ *
+ * glibc 2.36 opens "/proc/self/fd/N" on trust: without /proc the stream
+ * is lost (NULL, ENOENT), and under a fake /proc it reads the file that
+ * the fake names.
+ */
+#define _GNU_SOURCE /* RTLD_NEXT */
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdio_ext.h>
+
+#include "exports.h"
+#include "proc_fallback.h"
+#include "stream_keep.h"
+
+typedef FILE *freopen_fn(const char *, const char *, FILE *);
+
+#ifdef EXECVEAT_GLIBC_DLVSYM_NODE
+/*
+ * dlvsym under its first version: glibc 2.34 moved it from libdl into
+ * libc under GLIBC_2.34, and a library that asked for that could not load
+ * into older processes. The old version is found in libdl.so.2 before
+ * 2.34 and in libc.so.6 since; meson.build links libdl.so.2.
+ */
+void *libexecveat_dlvsym(void *, const char *, const char *);
+__asm__(".symver libexecveat_dlvsym, dlvsym@" EXECVEAT_GLIBC_DLVSYM_NODE);
+#endif
+
+/*
+ * The C library's function: the next definition after this library's,
+ * under glibc's version of it, which the library also defines when it is
+ * preloaded (a lookup without the version could find its own twin).
+ * NULL in a static program, which has no dynamic symbols to look in.
+ */
+static freopen_fn *next_function(freopen_fn *volatile *cache,
+				 const char *name, const char *node)
+{
+	freopen_fn *found = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
+
+	(void)node;
+	if (found == NULL) {
+#ifdef EXECVEAT_GLIBC_DLVSYM_NODE
+		found = (freopen_fn *)libexecveat_dlvsym(RTLD_NEXT, name, node);
+#else
+		found = (freopen_fn *)dlsym(RTLD_NEXT, name);
+#endif
+		__atomic_store_n(cache, found, __ATOMIC_RELEASE);
+	}
+	return found;
+}
+
+#ifndef EXECVEAT_GLIBC_FREOPEN_NODE
+#define EXECVEAT_GLIBC_FREOPEN_NODE NULL
+#define EXECVEAT_GLIBC_FREOPEN64_NODE NULL
+#endif
+
+static freopen_fn *libc_freopen(bool largefile)
+{
+	static freopen_fn *volatile freopen_cache, *volatile freopen64_cache;
+
+	return largefile ? next_function(&freopen64_cache, "freopen64",
+					 EXECVEAT_GLIBC_FREOPEN64_NODE)
+			 : next_function(&freopen_cache, "freopen",
+					 EXECVEAT_GLIBC_FREOPEN_NODE);
+}
+
+static FILE *by_name(const char *name, const char *mode, FILE *stream,
+		     bool largefile)
+{
+	freopen_fn *real = libc_freopen(largefile);
+
+	if (real == NULL) {
+		errno = ENOSYS;
+		return NULL;
+	}
+	return real(name, mode, stream);
+}
+
+/* The stream where it was when stream_kept's work is done: at its start,
+ * its error and end-of-file indicators clear, as after a reopen. */
+static FILE *stream_reset(FILE *stream, int saved_errno)
+{
+	rewind(stream); /* fails on a pipe or a terminal, which have none */
+	clearerr(stream);
+	funlockfile(stream);
+	errno = saved_errno;
+	return stream;
+}
+
+static FILE *stream_kept(FILE *stream, int err)
+{
+	funlockfile(stream);
+	errno = err;
+	return NULL;
+}
+
+static FILE *reopen_without_name(const char *mode, FILE *stream,
+				 bool largefile)
+{
+	int saved_errno = errno;
+	struct stream_mode m;
+	struct proc_fd_name name;
+	bool same_access, charset;
+	int fd, err, rc;
+
+	flockfile(stream);
+	err = libexecveat_stream_mode_parse(mode, &m);
+	/* A ",ccs=" part: only the C library's reopen by name can set it. */
+	charset = err == EOPNOTSUPP;
+	if (err != 0 && !charset)
+		return stream_kept(stream, err);
+	fd = fileno(stream);
+	if (fd < 0)
+		return stream_kept(stream, EBADF);
+	/* As the C library's own freopen: its failure is not the call's. */
+	fflush(stream);
+	errno = saved_errno;
+	same_access = !charset && m.read == (__freadable(stream) != 0) &&
+		      m.write == (__fwritable(stream) != 0);
+	if (same_access) {
+		rc = libexecveat_stream_reopen_itself(fd, &m, largefile);
+		if (rc == 0)
+			return stream_reset(stream, saved_errno);
+		if (rc < 0)
+			return stream_kept(stream, errno);
+	}
+	if (libexecveat_proc_fd_find(fd, &name) == PROC_FD_SAME_FILE) {
+		/* Unlocked: musl's freopen frees the stream where it fails. */
+		funlockfile(stream);
+		errno = saved_errno;
+		stream = by_name(name.path, mode, stream, largefile);
+		if (stream != NULL)
+			errno = saved_errno;
+		return stream;
+	}
+	if (charset)
+		return stream_kept(stream, EOPNOTSUPP);
+	if (!same_access)
+		return stream_kept(stream, EBADF);
+	if (libexecveat_stream_keep_file(fd, &m) != 0)
+		return stream_kept(stream, errno);
+	return stream_reset(stream, saved_errno);
+}
+
+static FILE *freopen_policy(const char *name, const char *mode, FILE *stream,
+			    bool largefile)
+{
+	if (name != NULL)
+		return by_name(name, mode, stream, largefile);
+	return reopen_without_name(mode, stream, largefile);
+}
+
+__typeof__(freopen) libexecveat_freopen;
+__typeof__(freopen) libexecveat_freopen64;
+
+EXECVEAT_EXPORT FILE *libexecveat_freopen(const char *name, const char *mode,
+					  FILE *stream)
+{
+	return freopen_policy(name, mode, stream, false);
+}
+
+EXECVEAT_EXPORT FILE *libexecveat_freopen64(const char *name,
+					    const char *mode, FILE *stream)
+{
+	return freopen_policy(name, mode, stream, true);
+}
+
+/* What -lexecveat binds to; programs built with _FILE_OFFSET_BITS=64
+ * call freopen64. */
+__asm__(".symver libexecveat_freopen, freopen@@EXECVEAT_1.3");
+__asm__(".symver libexecveat_freopen64, freopen64@@EXECVEAT_1.3");
+
+#ifdef EXECVEAT_GLIBC_DLVSYM_NODE
+/* The same functions under glibc's versions of them on this ABI (x86_64:
+ * both GLIBC_2.2.5; i386: GLIBC_2.0 and GLIBC_2.1), so that a preloaded
+ * library replaces glibc's. */
+__asm__(".symver libexecveat_freopen, freopen@" EXECVEAT_GLIBC_FREOPEN_NODE);
+__asm__(".symver libexecveat_freopen64, freopen64@"
+	EXECVEAT_GLIBC_FREOPEN64_NODE);
+#endif

@@ -1,0 +1,126 @@
+/*
+ * Reopening the file of a stream without its name.
+ *
+ * glibc 2.36's freopen(NULL, mode, stream) opens "/proc/self/fd/N" by name
+ * and dup3s the result over the stream's fd: without /proc the stream is
+ * lost (ENOENT), under a fake /proc it reads whatever file the fake names.
+ * Here the name is never used. Linux 7.2's O_EMPTYPATH opens the file of
+ * the fd itself, which is what the reopen by name did when the name was
+ * true: a new open file description, truncated and with O_APPEND as the
+ * mode says, its permissions checked again. Before 7.2 the open file is
+ * kept, as musl keeps it, and given what of the mode fcntl can give it.
+ *
+ * Either way the stream's own access (what stdio lets it read or write)
+ * is left as it is: only a reopen by name changes it, and the caller has
+ * checked that the mode asks for that very access.
+ */
+#define _GNU_SOURCE /* O_LARGEFILE */
+#include <errno.h>
+
+#include "execveat.h" /* O_EMPTYPATH (Linux 7.2) */
+#include "stream_keep.h"
+#include "sys.h"
+
+#ifndef O_LARGEFILE
+#define O_LARGEFILE 0
+#endif
+
+/* As glibc's fopen reads a mode: "r", "w" or "a" first, then any of
+ * "+bxemc" up to the end or a ",ccs=" part; anything else is ignored. */
+int libexecveat_stream_mode_parse(const char *mode, struct stream_mode *m)
+{
+	*m = (struct stream_mode){ 0 };
+	switch (*mode) {
+	case 'r':
+		m->read = true;
+		break;
+	case 'w':
+		m->write = m->truncate = true;
+		break;
+	case 'a':
+		m->write = m->append = true;
+		break;
+	default:
+		return EINVAL;
+	}
+	for (mode++; *mode != '\0'; mode++) {
+		if (*mode == '+')
+			m->read = m->write = true;
+		else if (*mode == 'x')
+			/* O_EXCL, which means nothing without O_CREAT: not
+			 * for "r" and "r+". */
+			m->exclusive = m->truncate || m->append;
+		else if (*mode == 'e')
+			m->cloexec = true;
+		else if (*mode == ',')
+			return EOPNOTSUPP;
+	}
+	return 0;
+}
+
+int libexecveat_stream_reopen_itself(int fd, const struct stream_mode *m,
+				     bool largefile)
+{
+	int access = m->read && m->write ? O_RDWR : m->write ? O_WRONLY
+							     : O_RDONLY;
+	int flags = access | (m->append ? O_APPEND : 0) |
+		    (m->truncate ? O_TRUNC : 0) |
+		    (largefile ? O_LARGEFILE : 0) | O_CLOEXEC;
+	int reopened, err;
+	bool cloexec;
+
+	/* The file exists: O_CREAT | O_EXCL's answer, without asking. */
+	if (m->exclusive) {
+		errno = EEXIST;
+		return -1;
+	}
+	reopened = sys_openat(fd, "", flags | O_EMPTYPATH, 0);
+	if (reopened < 0)
+		/* Before 7.2 the flag is ignored and "" names nothing. */
+		return errno == ENOENT ? 1 : -1;
+	/* dup3's flags say what fd's close-on-exec becomes: set by "e",
+	 * left as it was without (glibc 2.36 and musl 1.2.3 alike). */
+	cloexec = m->cloexec || (sys_fcntl_getfd(fd) & FD_CLOEXEC);
+	if (sys_dup3(reopened, fd, cloexec ? O_CLOEXEC : 0) < 0) {
+		err = errno;
+		sys_close(reopened);
+		errno = err;
+		return -1;
+	}
+	sys_close(reopened);
+	return 0;
+}
+
+int libexecveat_stream_keep_file(int fd, const struct stream_mode *m)
+{
+	struct stat st;
+	int flags, err;
+
+	if (m->exclusive) {
+		errno = EEXIST;
+		return -1;
+	}
+	flags = sys_fcntl_getfl(fd);
+	if (flags < 0 || sys_fstat(fd, &st) != 0)
+		return -1;
+	/* Only O_APPEND: the other status flags (O_NONBLOCK, O_ASYNC...) are
+	 * the open file's, shared with every fd of it, and no mode names
+	 * them. An append-only file (chattr +a) refuses its clearing with
+	 * EPERM, as it refuses an open for writing without O_APPEND. */
+	if (sys_fcntl_setfl(fd, m->append ? flags | O_APPEND
+					  : flags & ~O_APPEND) != 0)
+		return -1;
+	/* O_TRUNC truncates a regular file and nothing else. */
+	if (m->truncate && S_ISREG(st.st_mode) &&
+	    sys_ftruncate_to_zero(fd) != 0) {
+		err = errno;
+		sys_fcntl_setfl(fd, flags);
+		errno = err;
+		return -1;
+	}
+	/* Set by "e", left as it was without (glibc 2.36 and musl 1.2.3
+	 * alike); cannot fail on an open fd. */
+	if (m->cloexec)
+		sys_fcntl_setfd(fd, FD_CLOEXEC);
+	return 0;
+}
