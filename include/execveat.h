@@ -246,6 +246,25 @@ int fchmodat(int dirfd, const char *pathname, mode_t mode,
  */
 int lchmod(const char *pathname, mode_t mode) EXECVEAT_NOTHROW;
 
+/**
+ * Check the caller's permission to access @p pathname relative to
+ * @p dirfd, as faccessat(2) does, with glibc's prototype. Since
+ * libexecveat 1.3.
+ *
+ * The faccessat2 system call (Linux 5.8), its answer returned as it is;
+ * only where that call is refused (ENOSYS, or an EPERM that no file
+ * gave), the old faccessat system call, asked with the question's IDs
+ * (under AT_EACCESS with other real IDs, by a short-lived child that
+ * takes them); AT_SYMLINK_NOFOLLOW on a symlink answered from the
+ * mount; AT_EMPTY_PATH with "" through a proven /proc.
+ *
+ * @return 0, or -1 with errno set as the kernel sets it; where the
+ *         question cannot be asked (faccessat(3) says when), the errno
+ *         faccessat2 was refused with.
+ */
+int faccessat(int dirfd, const char *pathname, int mode,
+	      int flags) EXECVEAT_NOTHROW;
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,9 +1,9 @@
 #!/bin/sh
-# Prints "FUNCTION NODE" for each function of libexecveat 1.2 that has a
+# Prints "FUNCTION NODE" for each function of libexecveat 1.2 and 1.3 that has a
 # twin under glibc's own version: the node that programs built with the
 # compiler given as arguments bind the function to, read off a program
 # linked by that very compiler (x86_64: closefrom and close_range
-# GLIBC_2.34, fchmodat GLIBC_2.4, lchmod GLIBC_2.3.2; aarch64: GLIBC_2.34
+# GLIBC_2.34, fchmodat and faccessat GLIBC_2.4, lchmod GLIBC_2.3.2; aarch64: GLIBC_2.34
 # and GLIBC_2.17). Where this glibc lacks a function (closefrom and
 # close_range before 2.34), the node a later glibc gives it: its first
 # release, or the ABI's first node (fexecve's) where that is newer.
@@ -21,7 +21,7 @@ trap 'rm -rf "$tmp"' EXIT
 newer() { printf '%s\n%s\n' "$1" "$2" | sort -V | tail -n 1; }
 
 for entry in closefrom:GLIBC_2.34 close_range:GLIBC_2.34 \
-	fchmodat:GLIBC_2.4 lchmod:GLIBC_2.3.2; do
+	fchmodat:GLIBC_2.4 lchmod:GLIBC_2.3.2 faccessat:GLIBC_2.4; do
 	name=${entry%%:*} first=${entry#*:}
 	# No header: the reference alone, whatever this glibc declares.
 	printf 'extern void %s(void);\nvoid (*volatile ref)(void) = %s;\nint main(void) { return ref == 0; }\n' \

@@ -25,7 +25,9 @@ openat2@@EXECVEAT_1.1
 close_range@@EXECVEAT_1.2
 closefrom@@EXECVEAT_1.2
 fchmodat@@EXECVEAT_1.2
-lchmod@@EXECVEAT_1.2"
+lchmod@@EXECVEAT_1.2
+EXECVEAT_1.3
+faccessat@@EXECVEAT_1.3"
 if [ -n "$glibc_node" ]; then
 	expected="$expected
 $glibc_node

@@ -18,7 +18,7 @@ fi
 # __x86.get_pc_thunk.*: i386 PIC helpers that gcc emits into every object
 # as identical COMDAT copies, which the linker merges; no C name can clash.
 stray=$(printf '%s\n' "$defined" |
-	grep -Ev '^(execveat|fexecve|openat2|closefrom|close_range|fchmodat|lchmod)(@@?[A-Z0-9_.]+)?$|^libexecveat_' |
+	grep -Ev '^(execveat|fexecve|openat2|closefrom|close_range|fchmodat|lchmod|faccessat)(@@?[A-Z0-9_.]+)?$|^libexecveat_' |
 	grep -Ev '^__x86\.get_pc_thunk\.' || true)
 if [ -n "$stray" ]; then
 	echo "globals without the libexecveat_ prefix:"
