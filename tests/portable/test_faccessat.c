@@ -27,7 +27,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
-#include <linux/fs.h>
 #include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -55,6 +54,15 @@
 #else
 #define SYS_faccessat2 439
 #endif
+#endif
+
+/* <linux/fs.h>'s, which musl-gcc lacks. */
+#ifndef FS_IOC_GETFLAGS
+#define FS_IOC_GETFLAGS _IOR('f', 1, long)
+#define FS_IOC_SETFLAGS _IOW('f', 2, long)
+#endif
+#ifndef FS_IMMUTABLE_FL
+#define FS_IMMUTABLE_FL 0x00000010
 #endif
 
 #define NOBODY 65534
