@@ -25,6 +25,9 @@
  * know). Where either is refused, the line says which way the library's
  * closefrom or fchmodat goes instead, judged by the library's own proof
  * of the fd directory (src/proc_fd_dir.c: procfs, and this very table).
+ * faccessat2 likewise, with a flag no kernel knows: where it is refused,
+ * faccessat asks the old system call, and needs /proc only for
+ * AT_EMPTY_PATH with an empty path.
  */
 #define _GNU_SOURCE
 #include "probe.h"
@@ -243,6 +246,23 @@ static struct verdict probe_fchmodat2(void)
 		"fchmodat() opens regular files and directories again");
 }
 
+/* faccessat2 (Linux 5.8): a flag no kernel knows is EINVAL before any
+ * path is looked at. */
+static struct verdict probe_faccessat2(void)
+{
+	int err;
+
+	syscall(SYS_faccessat2, (long)AT_FDCWD, "", 0L, 0x40000000L);
+	err = errno;
+	if (!refusal(err))
+		return usable_because("the system call answered");
+	return refused_then(err,
+		"faccessat() asks the old faccessat system call, AT_EMPTY_PATH "
+		"through /proc/self/fd, proven procfs and this table",
+		"faccessat() asks the old faccessat system call; AT_EMPTY_PATH "
+		"with \"\" answers the refusal");
+}
+
 int run_probe(void)
 {
 	struct verdict by_execveat = probe_execveat();
@@ -258,5 +278,6 @@ int run_probe(void)
 	printf("openat2: %s\n", by_openat2.text);
 	printf("close_range: %s\n", probe_close_range().text);
 	printf("fchmodat2: %s\n", probe_fchmodat2().text);
+	printf("faccessat2: %s\n", probe_faccessat2().text);
 	return strcmp(choice, "none") == 0 ? 1 : 0;
 }
