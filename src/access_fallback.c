@@ -202,15 +202,19 @@ static int ask_as_child(void *arg)
  * No exit signal: no SIGCHLD reaches the caller's handler, and a wait
  * for any child elsewhere (without __WALL) cannot reap it. Every signal
  * is blocked in between, so no handler runs in the child.
- * Once its IDs change the child is not dumpable: no one of those IDs may
- * trace it into this process's memory.
+ *
+ * Dumpability belongs to the memory, which the child shares: its change
+ * of IDs makes it fs.suid_dumpable's (the kernel's commit_creds; 0 by
+ * default) for the caller too. That keeps the child untraceable by a
+ * process of its new IDs; the caller's is set back once the child is
+ * gone, and meanwhile the caller is not dumpable either.
  */
 static int ask_in_child(struct child_question *q)
 {
 	/* The child's stack; it makes a few system calls only. */
 	_Alignas(16) char stack[16384];
 	uint64_t all = ~(uint64_t)0, old;
-	long pid;
+	long pid, dumpable = sys_dumpable();
 
 	q->answer = -1;
 	if (sys_sigprocmask(SIG_SETMASK, &all, &old) < 0)
@@ -220,6 +224,10 @@ static int ask_in_child(struct child_question *q)
 	/* CLONE_VFORK: the child has exited; it is reaped here. */
 	if (pid > 0)
 		sys_wait_clone(pid);
+	/* 2 (SUID_DUMP_ROOT) cannot be set by prctl; the child's change
+	 * leaves it 2 while fs.suid_dumpable is 2, as it was when set. */
+	if ((dumpable == 0 || dumpable == 1) && sys_dumpable() != dumpable)
+		sys_set_dumpable(dumpable);
 	sys_sigprocmask(SIG_SETMASK, &old, NULL);
 	if (q->answer == 0)
 		return 0;

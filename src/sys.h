@@ -549,6 +549,19 @@ static inline long sys_wait_clone(long pid)
 	return syscall(SYS_wait4, pid, 0L, (long)0x40000000 /* __WALL */, 0L);
 }
 
+/* prctl(PR_GET_DUMPABLE) and prctl(PR_SET_DUMPABLE, value): the
+ * dumpability of this process's memory (0, 1, or 2 for root only). */
+static inline long sys_dumpable(void)
+{
+	return syscall(SYS_prctl, 3L /* PR_GET_DUMPABLE */, 0L, 0L, 0L, 0L);
+}
+
+static inline int sys_set_dumpable(long value)
+{
+	return (int)syscall(SYS_prctl, 4L /* PR_SET_DUMPABLE */, value, 0L,
+			    0L, 0L);
+}
+
 /* rt_sigprocmask(how, set, old): the kernel's sigset is 8 bytes on every
  * ABI this project builds (64 signals). */
 static inline int sys_sigprocmask(int how, const uint64_t *set,

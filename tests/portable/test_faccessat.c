@@ -21,6 +21,10 @@
  *   (and R_OK 0). Needs a filesystem with the immutable flag (ext4 and
  *   the like; tmpfs has none): /var/tmp or /tmp, else it skips.
  *
+ * Each world also checks that the caller's IDs and dumpability are as
+ * they were, and that signals sent to its process group meanwhile never
+ * ran a handler in the library's child.
+ *
  * Needs root. Prints what differs and the counts; exits 1 on a failure.
  */
 #define _GNU_SOURCE
@@ -35,6 +39,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <signal.h>
@@ -304,6 +309,11 @@ static int ask_world(const struct ids *w, int refusal, struct tally *t)
 	}
 	if (refuse_call(SYS_faccessat2, refusal) != 0)
 		return -1;
+	/* Dumpable, as a process that never changed its IDs is: the
+	 * library's child shares this memory, whose dumpability a change of
+	 * IDs resets (for both). */
+	if (prctl(PR_SET_DUMPABLE, 1L, 0L, 0L, 0L) != 0)
+		return -1;
 	/* Signals to the process group, as a terminal sends SIGINT: they
 	 * reach every process in it, the library's child too. */
 	asker_pid = getpid();
@@ -352,6 +362,10 @@ static int ask_world(const struct ids *w, int refusal, struct tally *t)
 	if (handled_elsewhere != 0) {
 		printf("  %s: %d signal handlers ran in another process\n",
 		       w->name, (int)handled_elsewhere);
+		t->failed++;
+	}
+	if (prctl(PR_GET_DUMPABLE, 0L, 0L, 0L, 0L) != 1) {
+		printf("  %s: the caller is no longer dumpable\n", w->name);
 		t->failed++;
 	}
 	if (getresuid(&r, &e, &sv) != 0 || getresgid(&rg, &eg, &sg) != 0 ||
