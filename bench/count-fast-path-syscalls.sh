@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Counts the system calls of the library's fchmodat (AT_SYMLINK_NOFOLLOW)
-# and closefrom on their fast paths, with strace: exactly one each,
-# fchmodat2 and close_range, whose answers are returned. Where the kernel
-# lacks either (before 6.6 and 5.9), there is no fast path to count.
+# Counts the system calls of the library's fchmodat (AT_SYMLINK_NOFOLLOW),
+# faccessat (AT_EACCESS) and closefrom on their fast paths, with strace:
+# exactly one each, fchmodat2, faccessat2 and close_range, whose answers
+# are returned. Where the kernel lacks one (before 6.6, 5.8 and 5.9),
+# there is no fast path to count.
 #
 #   count-fast-path-syscalls.sh FAST-PATHS-ONCE
 set -euo pipefail
@@ -22,6 +23,7 @@ failed=0
 # strace 6.1 does not know fchmodat2 (Linux 6.6): syscall_0x1c4 (452),
 # its mode 0600 and flags AT_SYMLINK_NOFOLLOW in hexadecimal.
 for call in "fchmodat:(fchmodat2\\([0-9]+, \"file\", 0600, AT_SYMLINK_NOFOLLOW|syscall_0x1c4\\(0x[0-9a-f]+, 0x[0-9a-f]+, 0x180, 0x100, .*)\\) += 0" \
+	"faccessat:faccessat2\\(AT_FDCWD, \"/\", X_OK, AT_EACCESS\\) += 0" \
 	"closefrom:close_range\\(3, (4294967295|~0|UINT_MAX), 0\\) += 0"; do
 	name=${call%%:*} pattern=${call#*:}
 	calls=$(between "calling $name" "$name returned")

@@ -1,9 +1,10 @@
 /*
  * The subject of count-fast-path-syscalls.sh: between marks written to
- * fd -1, the library's fchmodat with AT_SYMLINK_NOFOLLOW once, then its
- * closefrom once, so that the system calls between each pair of marks
- * are that function's. Where the kernel has fchmodat2 and close_range
- * (Linux 6.6 and 5.9) and nothing refuses them, each is one call.
+ * fd -1, the library's fchmodat with AT_SYMLINK_NOFOLLOW once, its
+ * faccessat with AT_EACCESS once, then its closefrom once, so that the
+ * system calls between each pair of marks are that function's. Where the
+ * kernel has fchmodat2, faccessat2 and close_range (Linux 6.6, 5.8 and
+ * 5.9) and nothing refuses them, each is one call.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -36,6 +37,14 @@ int main(void)
 	rmdir(dir);
 	if (rc != 0) {
 		fprintf(stderr, "fast-paths-once: fchmodat: %s\n", strerror(err));
+		return 1;
+	}
+	MARK("fast-paths-once: calling faccessat");
+	rc = faccessat(AT_FDCWD, "/", X_OK, AT_EACCESS);
+	err = errno;
+	MARK("fast-paths-once: faccessat returned");
+	if (rc != 0) {
+		fprintf(stderr, "fast-paths-once: faccessat: %s\n", strerror(err));
 		return 1;
 	}
 	MARK("fast-paths-once: calling closefrom");
