@@ -27,6 +27,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/statvfs.h>
+#include <sys/wait.h>
 
 #include "access_fallback.h"
 #include "null_check.h"
@@ -164,42 +165,46 @@ struct child_question {
 	int refusal;
 	struct asker asker;
 	long securebits;
-	int answer; /* 0, an errno, or -1 where the child could not ask */
 };
+
+/* The child's exit status where it could not take the IDs; every other
+ * is the answer: 0, or the errno (all below 255). */
+#define NOT_ASKED 255
 
 /*
  * The child: the question's IDs as real and effective (the saved ones
  * stay), and capabilities that make the old call's check and the
  * lookups' the question's, then the question. Its signals are all
- * blocked (it runs on memory the parent will use again); what it writes
- * is its answer, and errno, which is the parent's thread's and is set
- * again there.
+ * blocked (it runs on memory the parent will use again). The answer is
+ * its exit status, not a write to the shared memory, so that it reaches
+ * the parent where the child's memory is a copy too (valgrind runs a
+ * vfork as a fork). The errno it sets is the parent's thread's, which
+ * the parent sets again.
  */
 static int ask_as_child(void *arg)
 {
-	struct child_question *q = arg;
+	const struct child_question *q = arg;
 	struct sys_cap_data caps[2];
 	bool kept = old_call_keeps_caps(q->asker.uid, q->securebits);
 
 	if (sys_setregid_keep_saved(q->asker.gid, q->asker.gid) < 0 ||
 	    sys_setreuid_keep_saved(q->asker.uid, q->asker.uid) < 0 ||
 	    sys_capget(caps) < 0)
-		return 0;
+		return NOT_ASKED;
 	for (int i = 0; i < 2; i++)
 		caps[i].effective = caps[i].permitted =
 			kept ? q->asker.caps[i] : 0;
 	if (sys_capset(caps) < 0)
+		return NOT_ASKED;
+	if (ask_old_call(q->dirfd, q->path, q->mode, q->flags, q->refusal) == 0)
 		return 0;
-	q->answer = ask_old_call(q->dirfd, q->path, q->mode, q->flags,
-				 q->refusal) == 0 ? 0 : errno;
-	return 0;
+	return errno > 0 && errno < NOT_ASKED ? errno : NOT_ASKED;
 }
 
 /*
- * Asks in a child made with clone: CLONE_VM and CLONE_VFORK, so nothing
- * is copied and this thread waits until it has exited; CLONE_FILES and
- * CLONE_FS, so that dirfd and the working directory are this process's.
- * No exit signal: no SIGCHLD reaches the caller's handler, and a wait
+ * Asks in a child made with clone: CLONE_VM and CLONE_VFORK, so no memory
+ * is copied and this thread waits until it has exited; its descriptors
+ * and working directory are copies of this process's. No exit signal: no SIGCHLD reaches the caller's handler, and a wait
  * for any child elsewhere (without __WALL) cannot reap it. Every signal
  * is blocked in between, so no handler runs in the child.
  *
@@ -215,23 +220,25 @@ static int ask_in_child(struct child_question *q)
 	_Alignas(16) char stack[16384];
 	uint64_t all = ~(uint64_t)0, old;
 	long pid, dumpable = sys_dumpable();
+	int status = NOT_ASKED << 8, answer;
 
-	q->answer = -1;
 	if (sys_sigprocmask(SIG_SETMASK, &all, &old) < 0)
 		return -1;
 	pid = clone(ask_as_child, stack + sizeof(stack),
-		    CLONE_VM | CLONE_VFORK | CLONE_FILES | CLONE_FS, q);
+		    CLONE_VM | CLONE_VFORK, q);
 	/* CLONE_VFORK: the child has exited; it is reaped here. */
-	if (pid > 0)
-		sys_wait_clone(pid);
+	if (pid > 0 && (sys_wait_clone(pid, &status) != pid ||
+			!WIFEXITED(status)))
+		status = NOT_ASKED << 8;
 	/* 2 (SUID_DUMP_ROOT) cannot be set by prctl; the child's change
 	 * leaves it 2 while fs.suid_dumpable is 2, as it was when set. */
 	if ((dumpable == 0 || dumpable == 1) && sys_dumpable() != dumpable)
 		sys_set_dumpable(dumpable);
 	sys_sigprocmask(SIG_SETMASK, &old, NULL);
-	if (q->answer == 0)
+	answer = pid > 0 ? WEXITSTATUS(status) : NOT_ASKED;
+	if (answer == 0)
 		return 0;
-	errno = q->answer > 0 ? q->answer : q->refusal;
+	errno = answer != NOT_ASKED ? answer : q->refusal;
 	return -1;
 }
 
@@ -271,6 +278,6 @@ int libexecveat_access_without_faccessat2(int dirfd, const char *path,
 		return -1;
 	}
 	q = (struct child_question){ dirfd, path, mode, flags & ~AT_EACCESS,
-				     refusal, question, securebits, -1 };
+				     refusal, question, securebits };
 	return ask_in_child(&q);
 }

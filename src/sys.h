@@ -542,11 +542,12 @@ static inline long sys_securebits(void)
 		       0L);
 }
 
-/* wait4(pid, NULL, __WALL, NULL): reaps a child with no exit signal.
+/* wait4(pid, status, __WALL, NULL): reaps a child with no exit signal.
  * Raw: the C library's waitpid is a cancellation point. */
-static inline long sys_wait_clone(long pid)
+static inline long sys_wait_clone(long pid, int *status)
 {
-	return syscall(SYS_wait4, pid, 0L, (long)0x40000000 /* __WALL */, 0L);
+	return syscall(SYS_wait4, pid, SYS_ARG_PTR(status),
+		       (long)0x40000000 /* __WALL */, 0L);
 }
 
 /* prctl(PR_GET_DUMPABLE) and prctl(PR_SET_DUMPABLE, value): the
