@@ -21,3 +21,4 @@ extern int (*const close_range_fn)(unsigned int, unsigned int, int) =
 extern void (*const closefrom_fn)(int) = closefrom;
 extern int (*const fchmodat_fn)(int, const char *, mode_t, int) = fchmodat;
 extern int (*const lchmod_fn)(const char *, mode_t) = lchmod;
+extern int (*const faccessat_fn)(int, const char *, int, int) = faccessat;

@@ -1,8 +1,8 @@
 /* The public header agrees with glibc's own declarations (visible with
  * _GNU_SOURCE: execveat, closefrom and close_range since 2.34, fchmodat
- * and lchmod in <sys/stat.h>, openat2 and struct open_how since 2.43) and
- * with the kernel's <linux/openat2.h> and <linux/close_range.h>,
- * whichever comes first. */
+ * and lchmod in <sys/stat.h>, faccessat in <unistd.h>, openat2 and
+ * struct open_how since 2.43) and with the kernel's <linux/openat2.h>
+ * and <linux/close_range.h>, whichever comes first. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -29,3 +29,4 @@ int (*const close_range_fn)(unsigned int, unsigned int, int) = close_range;
 void (*const closefrom_fn)(int) = closefrom;
 int (*const fchmodat_fn)(int, const char *, mode_t, int) = fchmodat;
 int (*const lchmod_fn)(const char *, mode_t) = lchmod;
+int (*const faccessat_fn)(int, const char *, int, int) = faccessat;
