@@ -407,7 +407,7 @@ static int run_answers(void)
 		for (size_t i = 0; i < WORLDS; i++) {
 			struct tally *t = &tally[r * WORLDS + i];
 			pid_t pid = fork();
-			int status;
+			int status = -1;
 
 			if (pid == 0)
 				_exit(ask_world(&worlds[i], refusals[r], t) ==
@@ -486,7 +486,7 @@ static int run_immutable(void)
 	for (int refusal = 0; refusal < 2; refusal++) {
 		int err = refusal ? ENOSYS : EPERM;
 		pid_t pid = fork();
-		int status;
+		int status = -1;
 
 		if (pid == 0) {
 			int kernel_w = answer_of(syscall(SYS_faccessat2,
@@ -522,7 +522,7 @@ int main(int argc, char **argv)
 {
 	int result = 2;
 	pid_t pid;
-	int status;
+	int status = -1;
 
 	setvbuf(stdout, NULL, _IONBF, 0);
 	if (argc != 2) {
