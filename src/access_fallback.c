@@ -6,11 +6,12 @@
  *
  * Where the old call asks the caller's question (no flags; AT_EACCESS
  * where the effective and real IDs are the same), it is asked as it is.
- * Otherwise a child that shares this process's memory and descriptors
- * takes the question's IDs and capabilities with raw system calls and
- * asks it there: the caller's own credentials never change. The child
- * walks the path with those IDs too, as the kernel does, so a directory
- * only they can search answers as it would.
+ * Otherwise a child that shares this process's memory (and has copies of
+ * its descriptors and working directory) takes the question's IDs and
+ * capabilities with raw system calls and asks it there: the caller's own
+ * credentials never change. The child walks the path with those IDs too,
+ * as the kernel does, so a directory only they can search answers as it
+ * would.
  *
  * AT_SYMLINK_NOFOLLOW: the old call follows a last symlink, so the path
  * is looked at first (fstatat, without following); a symlink's own
@@ -204,9 +205,10 @@ static int ask_as_child(void *arg)
 /*
  * Asks in a child made with clone: CLONE_VM and CLONE_VFORK, so no memory
  * is copied and this thread waits until it has exited; its descriptors
- * and working directory are copies of this process's. No exit signal: no SIGCHLD reaches the caller's handler, and a wait
- * for any child elsewhere (without __WALL) cannot reap it. Every signal
- * is blocked in between, so no handler runs in the child.
+ * and working directory are copies of this process's. No exit signal: no
+ * SIGCHLD reaches the caller's handler, and a wait for any child
+ * elsewhere (without __WALL) cannot reap it. Every signal is blocked in
+ * between, so no handler runs in the child.
  *
  * Dumpability belongs to the memory, which the child shares: its change
  * of IDs makes it fs.suid_dumpable's (the kernel's commit_creds; 0 by
