@@ -3,7 +3,7 @@
  * faccessat2 where faccessat2 is refused. Libc-neutral (no cmocka, no
  * libseccomp): musl builds run it too.
  *
- *   test-faccessat answers|immutable
+ *   test-faccessat answers|immutable|bad-pointers
  *
  * answers: a table of targets x flags x modes, asked under five pairs of
  *   real and effective IDs (root can take any in a child). In each child
@@ -16,6 +16,9 @@
  *   The fixture has a read-only and a noexec mount, symlinks (dangling,
  *   looping, into a directory only root can search), files of two
  *   owners, and O_PATH descriptors given with AT_EMPTY_PATH.
+ * bad-pointers: a NULL path and an unreadable one, every set of flags,
+ *   as root and with other real IDs: the kernel's EFAULT (or, for a set
+ *   it rejects first, EINVAL), never a crash.
  * immutable: W_OK on an immutable file is EPERM from the kernel itself;
  *   with faccessat2 refused EPERM the library must still answer EPERM
  *   (and R_OK 0). Needs a filesystem with the immutable flag (ext4 and
@@ -442,6 +445,77 @@ static int run_answers(void)
 	return failed ? 1 : 0;
 }
 
+/*
+ * A NULL path and one the process cannot read, in a world of w's IDs
+ * with faccessat2 refused: the library must read no byte of either
+ * before a system call has (the kernel's EFAULT, never a SIGSEGV).
+ * Runs in a child; 0 when every answer is the kernel's.
+ */
+static int ask_bad_pointers(const struct ids *w, int refusal)
+{
+	char *unreadable = mmap(NULL, 4096, PROT_NONE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	const char *const pointers[] = { NULL, unreadable };
+	int kernel[2][FLAG_SETS], failed = 0;
+
+	if (unreadable == MAP_FAILED || setgroups(0, NULL) != 0 ||
+	    setresgid(w->rgid, w->egid, 0) != 0 ||
+	    setresuid(w->ruid, w->euid, 0) != 0)
+		return -1;
+	for (int p = 0; p < 2; p++)
+		for (size_t f = 0; f < FLAG_SETS; f++)
+			kernel[p][f] = answer_of(syscall(SYS_faccessat2,
+				(long)AT_FDCWD, pointers[p], (long)X_OK,
+				(long)flag_sets[f]));
+	if (refuse_call(SYS_faccessat2, refusal) != 0)
+		return -1;
+	for (int p = 0; p < 2; p++) {
+		for (size_t f = 0; f < FLAG_SETS; f++) {
+			int got = answer_of(faccessat(AT_FDCWD, pointers[p],
+						      X_OK, flag_sets[f]));
+
+			if (got != kernel[p][f]) {
+				printf("  %s, refused %s: %s path, flags %#x: "
+				       "the library answers %s, the kernel "
+				       "%s\n", w->name, strerror(refusal),
+				       p ? "unreadable" : "NULL", flag_sets[f],
+				       strerror(got), strerror(kernel[p][f]));
+				failed++;
+			}
+		}
+	}
+	printf("%s %s, faccessat2 refused %s: NULL and unreadable paths, "
+	       "%d differ from the kernel\n", failed ? "FAIL" : "ok",
+	       w->name, strerror(refusal), failed);
+	return failed ? 1 : 0;
+}
+
+static int run_bad_pointers(void)
+{
+	static const int refusals[] = { EPERM, ENOSYS };
+	int failed = 0;
+
+	/* root asks the old call itself; the other world, its child. */
+	for (size_t r = 0; r < 2; r++) {
+		for (size_t i = 0; i < 2; i++) {
+			pid_t pid = fork();
+			int status = -1;
+
+			if (pid == 0)
+				_exit(ask_bad_pointers(&worlds[i],
+						       refusals[r]) == 0 ? 0 : 1);
+			if (pid < 0 || waitpid(pid, &status, 0) != pid ||
+			    status != 0) {
+				printf("FAIL %s, refused %s (%#x)\n",
+				       worlds[i].name, strerror(refusals[r]),
+				       status);
+				failed++;
+			}
+		}
+	}
+	return failed ? 1 : 0;
+}
+
 /* FS_IOC_SETFLAGS takes an int (the kernel reads 32 bits). */
 static int set_immutable(const char *path, bool on)
 {
@@ -526,7 +600,8 @@ int main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IONBF, 0);
 	if (argc != 2) {
-		fprintf(stderr, "usage: %s answers|immutable\n", argv[0]);
+		fprintf(stderr, "usage: %s answers|immutable|bad-pointers\n",
+			argv[0]);
 		return 2;
 	}
 	if (getuid() != 0) {
@@ -536,6 +611,8 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "immutable") == 0)
 		return run_immutable();
+	if (strcmp(argv[1], "bad-pointers") == 0)
+		return run_bad_pointers();
 	if (strcmp(argv[1], "answers") != 0)
 		return 2;
 	tally = mmap(NULL, sizeof(*tally) * 2 * WORLDS,
