@@ -1,9 +1,10 @@
 /*
- * closefrom, close_range, fchmodat and pidfd_getpid allocate nothing on
- * any path: the system calls (and the PIDFD_GET_INFO ioctl) allowed, and
- * refused (ENOSYS, EPERM) with /proc real (the proven listing, fd
- * directory and fdinfo) or hidden (the scan, the reopen). They run
- * between fork and exec and in vfork children.
+ * closefrom, close_range, fchmodat, pidfd_getpid and faccessat allocate
+ * nothing on any path: the system calls (and the PIDFD_GET_INFO ioctl)
+ * allowed, and refused (ENOSYS, EPERM) with /proc real (the proven
+ * listing, fd directory and fdinfo) or hidden (the scan, the reopen;
+ * faccessat's AT_EMPTY_PATH without /proc). They run between fork and
+ * exec and in vfork children.
  *
  *   check-closefrom-fchmodat-no-allocation
  *
@@ -26,6 +27,7 @@
 #include "heap_counter.h"
 #include "kernel_env.h"
 #include "pidfd_worlds.h"
+#include "refuse_call.h"
 
 static int dirfd_under_test = -1;
 
@@ -43,6 +45,12 @@ static const struct chmod_call chmod_calls[] = {
 	{ "a path in a directory", "dir/../file", AT_SYMLINK_NOFOLLOW },
 	{ "no flags", "file", 0 },
 	{ NULL, NULL, 0 },
+};
+
+/* faccessat's flags, each asked of "link" with X_OK: the old call as it
+ * is, the symlink's own answer, and the fd's file through /proc. */
+static const int access_flags[] = {
+	0, AT_EACCESS, AT_SYMLINK_NOFOLLOW, AT_EMPTY_PATH,
 };
 
 static bool counter_works(void)
@@ -75,6 +83,27 @@ static bool no_allocation(const char *world)
 		(void)answer;
 		ok &= counted(c->what, world, heap_calls - before);
 	}
+	/* faccessat, then again with another real UID: then AT_EACCESS and
+	 * AT_SYMLINK_NOFOLLOW are asked by the fallback's child. */
+	for (int other_ids = 0; other_ids < 2; other_ids++) {
+		if (other_ids && setresuid(65534, 0, 0) != 0)
+			return false;
+		for (size_t i = 0; i < sizeof(access_flags) / sizeof(int); i++) {
+			int flags = access_flags[i];
+			int answer;
+
+			before = heap_calls;
+			answer = faccessat(dirfd_under_test,
+					   flags & AT_EMPTY_PATH ? "" : "link",
+					   X_OK, flags);
+			(void)answer;
+			ok &= counted(other_ids ? "faccessat, other real UID" :
+						  "faccessat", world,
+				      heap_calls - before);
+		}
+	}
+	if (setresuid(0, 0, 0) != 0)
+		return false;
 	before = heap_calls;
 	close_range(3, ~0u, CLOSE_RANGE_CLOEXEC);
 	ok &= counted("close_range, CLOSE_RANGE_CLOEXEC", world,
@@ -108,7 +137,8 @@ static int in_world(int err, bool without_proc, const char *world)
 		if ((without_proc && hide_proc() != 0) ||
 		    (err != 0 && (block_close_range(err) != 0 ||
 				  block_fchmodat2(err) != 0 ||
-				  refuse_pidfd_get_info(err) != 0))) {
+				  refuse_pidfd_get_info(err) != 0 ||
+				  refuse_call(SYS_faccessat2, err) != 0))) {
 			printf("not here: %s\n", world);
 			_exit(77);
 		}

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Counts the system calls of the library's fchmodat (AT_SYMLINK_NOFOLLOW),
-# pidfd_getpid and closefrom on their fast paths, with strace: exactly one
-# each, fchmodat2, the PIDFD_GET_INFO ioctl and close_range, whose answers
-# are returned. Where the kernel lacks one (before 6.6, 6.13 and 5.9:
-# ENOSYS, ENOTTY), there is no fast path to count.
+# pidfd_getpid, faccessat (AT_EACCESS) and closefrom on their fast paths,
+# with strace: exactly one each, fchmodat2, the PIDFD_GET_INFO ioctl,
+# faccessat2 and close_range, whose answers are returned. Where the kernel
+# lacks one (before 6.6, 6.13, 5.8 and 5.9: ENOSYS, ENOTTY), there is no
+# fast path to count.
 #
 #   count-fast-path-syscalls.sh FAST-PATHS-ONCE
 set -euo pipefail
@@ -24,6 +25,7 @@ failed=0
 # its mode 0600 and flags AT_SYMLINK_NOFOLLOW in hexadecimal.
 for call in "fchmodat:(fchmodat2\\([0-9]+, \"file\", 0600, AT_SYMLINK_NOFOLLOW|syscall_0x1c4\\(0x[0-9a-f]+, 0x[0-9a-f]+, 0x180, 0x100, .*)\\) += 0" \
 	"pidfd_getpid:ioctl\\([0-9]+, (_IOC\\(_IOC_READ\\|_IOC_WRITE, 0xff, 0xb, 0x40\\)|PIDFD_GET_INFO), .*\\) += 0" \
+	"faccessat:faccessat2\\(AT_FDCWD, \"/\", X_OK, AT_EACCESS\\) += 0" \
 	"closefrom:close_range\\(3, (4294967295|~0|UINT_MAX), 0\\) += 0"; do
 	name=${call%%:*} pattern=${call#*:}
 	calls=$(between "calling $name" "$name returned")

@@ -1,10 +1,11 @@
 /*
  * The subject of count-fast-path-syscalls.sh: between marks written to
  * fd -1, the library's fchmodat with AT_SYMLINK_NOFOLLOW once, its
- * pidfd_getpid once, then its closefrom once, so that the system calls
- * between each pair of marks are that function's. Where the kernel has
- * fchmodat2, PIDFD_GET_INFO and close_range (Linux 6.6, 6.13 and 5.9) and
- * nothing refuses them, each is one call.
+ * pidfd_getpid once, its faccessat with AT_EACCESS once, then its
+ * closefrom once, so that the system calls between each pair of marks
+ * are that function's. Where the kernel has fchmodat2, PIDFD_GET_INFO,
+ * faccessat2 and close_range (Linux 6.6, 6.13, 5.8 and 5.9) and nothing
+ * refuses them, each is one call.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -49,6 +50,14 @@ int main(void)
 	if (rc != getpid()) {
 		fprintf(stderr, "fast-paths-once: pidfd_getpid: %s\n",
 			rc < 0 ? strerror(err) : "another pid");
+		return 1;
+	}
+	MARK("fast-paths-once: calling faccessat");
+	rc = faccessat(AT_FDCWD, "/", X_OK, AT_EACCESS);
+	err = errno;
+	MARK("fast-paths-once: faccessat returned");
+	if (rc != 0) {
+		fprintf(stderr, "fast-paths-once: faccessat: %s\n", strerror(err));
 		return 1;
 	}
 	MARK("fast-paths-once: calling closefrom");

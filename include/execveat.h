@@ -3,22 +3,23 @@
  * /proc, (since 1.1) an openat2() that resolves RESOLVE_BENEATH and the
  * other RESOLVE_ flags itself where the system call is refused, and (since
  * 1.2) closefrom(), close_range(), fchmodat() and lchmod() that need no
- * /proc and never trust a fake one, and (since 1.3) a pidfd_getpid() that
- * asks the kernel and trusts only a proven /proc, and a freopen() and
- * freopen64() (declared by <stdio.h>) whose NULL name never reopens
+ * /proc and never trust a fake one, and (since 1.3) a faccessat() that
+ * answers as the kernel does where faccessat2 is refused, a pidfd_getpid()
+ * that asks the kernel and trusts only a proven /proc, and a freopen()
+ * and freopen64() (declared by <stdio.h>) whose NULL name never reopens
  * another file.
  *
  * Link with -lexecveat (pkg-config: execveat), or preload libexecveat.so.1
  * to replace fexecve(), openat2(), closefrom(), close_range(), fchmodat(),
- * lchmod(), pidfd_getpid(), freopen() and freopen64() in programs that
- * were built against glibc.
+ * lchmod(), faccessat(), pidfd_getpid(), freopen() and freopen64() in
+ * programs that were built against glibc.
  */
 #ifndef EXECVEAT_H
 #define EXECVEAT_H
 
-/* <unistd.h> and <sys/stat.h> first: glibc declares execveat, closefrom
- * and close_range in the one and fchmodat and lchmod in the other, and
- * ours must come after them and match them exactly, exception
+/* <unistd.h> and <sys/stat.h> first: glibc declares execveat, closefrom,
+ * close_range and faccessat in the one and fchmodat and lchmod in the
+ * other, and ours must come after them and match them exactly, exception
  * specification and all. */
 #include <errno.h>
 #include <fcntl.h>
@@ -278,6 +279,25 @@ int lchmod(const char *pathname, mode_t mode) EXECVEAT_NOTHROW;
 	!(__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 39))
 pid_t pidfd_getpid(int pidfd) EXECVEAT_NOTHROW;
 #endif
+
+/**
+ * Check the caller's permission to access @p pathname relative to
+ * @p dirfd, as faccessat(2) does, with glibc's prototype. Since
+ * libexecveat 1.3.
+ *
+ * The faccessat2 system call (Linux 5.8), its answer returned as it is;
+ * only where that call is refused (ENOSYS, or an EPERM that no file
+ * gave), the old faccessat system call, asked with the question's IDs
+ * (under AT_EACCESS with other real IDs, by a short-lived child that
+ * takes them); AT_SYMLINK_NOFOLLOW on a symlink answered from the
+ * mount; AT_EMPTY_PATH with "" through a proven /proc.
+ *
+ * @return 0, or -1 with errno set as the kernel sets it; where the
+ *         question cannot be asked (faccessat(3) says when), the errno
+ *         faccessat2 was refused with.
+ */
+int faccessat(int dirfd, const char *pathname, int mode,
+	      int flags) EXECVEAT_NOTHROW;
 
 #ifdef __cplusplus
 }

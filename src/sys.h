@@ -203,6 +203,45 @@ static inline int sys_faccessat2_exec(int fd)
 			    (long)X_OK, (long)(AT_EACCESS | AT_EMPTY_PATH));
 }
 
+/* faccessat2(dirfd, path, mode, flags), as the caller asked it. */
+static inline int sys_faccessat2(int dirfd, const char *path, int mode,
+				 int flags)
+{
+	return (int)syscall(SYS_faccessat2, (long)dirfd, SYS_ARG_PTR(path),
+			    (long)mode, (long)flags);
+}
+
+/*
+ * faccessat(2) as the kernel has had it since 2.6.16: no flags argument;
+ * it checks the real IDs (and, for real UID 0, the permitted
+ * capabilities). Every ABI has it: 269 on x86_64, 307 on i386, 334 on
+ * arm, 48 on the asm-generic ABIs (aarch64, riscv64), which have no
+ * access(2).
+ */
+#if defined(__x86_64__) && defined(__ILP32__)
+#define FACCESSAT_EXPECTED_NR (0x40000000 + 269)
+#elif defined(__x86_64__)
+#define FACCESSAT_EXPECTED_NR 269
+#elif defined(__i386__)
+#define FACCESSAT_EXPECTED_NR 307
+#elif defined(__arm__) && defined(__ARM_EABI__)
+#define FACCESSAT_EXPECTED_NR 334
+#elif defined(__aarch64__) || (defined(__riscv) && __riscv_xlen == 64) || \
+	defined(__loongarch64)
+#define FACCESSAT_EXPECTED_NR 48
+#endif
+#ifdef FACCESSAT_EXPECTED_NR
+_Static_assert(SYS_faccessat == FACCESSAT_EXPECTED_NR,
+	       "the kernel headers' faccessat number disagrees with the "
+	       "mainline number for " EXECVEAT_ABI);
+#endif
+
+static inline int sys_faccessat(int dirfd, const char *path, int mode)
+{
+	return (int)syscall(SYS_faccessat, (long)dirfd, SYS_ARG_PTR(path),
+			    (long)mode);
+}
+
 /* open(path, O_RDONLY | O_CLOEXEC). */
 static inline int sys_open_read(const char *path)
 {
@@ -460,6 +499,133 @@ static inline long sys_getpid(void)
 static inline long sys_gettid(void)
 {
 	return syscall(SYS_gettid);
+}
+
+/*
+ * The credential calls of faccessat's fallback. Raw, never the C
+ * library's: glibc's setresuid and friends signal every thread of the
+ * process to change them all, and the fallback changes the IDs of one
+ * short-lived child only. The 32-bit ABIs' 16-bit calls would truncate
+ * IDs: their 32 calls are used there.
+ */
+#ifdef SYS_getresuid32
+#define SYS_GETRESUID SYS_getresuid32
+#define SYS_GETRESGID SYS_getresgid32
+#define SYS_SETRESUID SYS_setresuid32
+#define SYS_SETRESGID SYS_setresgid32
+#define SYS_SETFSUID SYS_setfsuid32
+#define SYS_SETFSGID SYS_setfsgid32
+#else
+#define SYS_GETRESUID SYS_getresuid
+#define SYS_GETRESGID SYS_getresgid
+#define SYS_SETRESUID SYS_setresuid
+#define SYS_SETRESGID SYS_setresgid
+#define SYS_SETFSUID SYS_setfsuid
+#define SYS_SETFSGID SYS_setfsgid
+#endif
+
+static inline int sys_getresuid(uid_t *r, uid_t *e, uid_t *s)
+{
+	return (int)syscall(SYS_GETRESUID, SYS_ARG_PTR(r), SYS_ARG_PTR(e),
+			    SYS_ARG_PTR(s));
+}
+
+static inline int sys_getresgid(gid_t *r, gid_t *e, gid_t *s)
+{
+	return (int)syscall(SYS_GETRESGID, SYS_ARG_PTR(r), SYS_ARG_PTR(e),
+			    SYS_ARG_PTR(s));
+}
+
+/* setresuid(r, e, unchanged): the filesystem UID follows e. */
+static inline int sys_setreuid_keep_saved(uid_t r, uid_t e)
+{
+	return (int)syscall(SYS_SETRESUID, (long)r, (long)e, -1L);
+}
+
+static inline int sys_setregid_keep_saved(gid_t r, gid_t e)
+{
+	return (int)syscall(SYS_SETRESGID, (long)r, (long)e, -1L);
+}
+
+/* setfsuid(-1) changes nothing (-1 is no UID) and answers the current
+ * filesystem UID; likewise for the GID. */
+static inline uid_t sys_fsuid(void)
+{
+	return (uid_t)syscall(SYS_SETFSUID, -1L);
+}
+
+static inline gid_t sys_fsgid(void)
+{
+	return (gid_t)syscall(SYS_SETFSGID, -1L);
+}
+
+/* The kernel's capability sets, version 3 (Linux 2.6.26): two 32-bit
+ * words of each set. */
+struct sys_cap_header {
+	uint32_t version;
+	int pid;
+};
+
+struct sys_cap_data {
+	uint32_t effective;
+	uint32_t permitted;
+	uint32_t inheritable;
+};
+
+#define SYS_CAP_VERSION_3 0x20080522
+
+static inline int sys_capget(struct sys_cap_data data[2])
+{
+	struct sys_cap_header header = { SYS_CAP_VERSION_3, 0 };
+
+	return (int)syscall(SYS_capget, SYS_ARG_PTR(&header),
+			    SYS_ARG_PTR(data));
+}
+
+static inline int sys_capset(const struct sys_cap_data data[2])
+{
+	struct sys_cap_header header = { SYS_CAP_VERSION_3, 0 };
+
+	return (int)syscall(SYS_capset, SYS_ARG_PTR(&header),
+			    SYS_ARG_PTR(data));
+}
+
+/* prctl(PR_GET_SECUREBITS): SECBIT_NOROOT (bit 0) takes root's
+ * capabilities away from the old faccessat's check. */
+static inline long sys_securebits(void)
+{
+	return syscall(SYS_prctl, 27L /* PR_GET_SECUREBITS */, 0L, 0L, 0L,
+		       0L);
+}
+
+/* wait4(pid, status, __WALL, NULL): reaps a child with no exit signal.
+ * Raw: the C library's waitpid is a cancellation point. */
+static inline long sys_wait_clone(long pid, int *status)
+{
+	return syscall(SYS_wait4, pid, SYS_ARG_PTR(status),
+		       (long)0x40000000 /* __WALL */, 0L);
+}
+
+/* prctl(PR_GET_DUMPABLE) and prctl(PR_SET_DUMPABLE, value): the
+ * dumpability of this process's memory (0, 1, or 2 for root only). */
+static inline long sys_dumpable(void)
+{
+	return syscall(SYS_prctl, 3L /* PR_GET_DUMPABLE */, 0L, 0L, 0L, 0L);
+}
+
+static inline int sys_set_dumpable(long value)
+{
+	return (int)syscall(SYS_prctl, 4L /* PR_SET_DUMPABLE */, value, 0L,
+			    0L, 0L);
+}
+
+/* rt_sigprocmask(how, set, old): the kernel's sigset is 8 bytes on every
+ * ABI this project builds (64 signals). */
+static inline int sys_sigprocmask(int how, const uint64_t *set,
+				  uint64_t *old)
+{
+	return (int)syscall(SYS_rt_sigprocmask, (long)how, SYS_ARG_PTR(set),
+			    SYS_ARG_PTR(old), 8L);
 }
 
 #endif /* EXECVEAT_SYS_H */

@@ -1,8 +1,9 @@
 #!/bin/sh
 # The library's dynamic symbol table is its ABI: exactly execveat and
 # fexecve in EXECVEAT_1.0, openat2 in EXECVEAT_1.1, closefrom, close_range,
-# fchmodat and lchmod in EXECVEAT_1.2, pidfd_getpid, freopen and freopen64
-# in EXECVEAT_1.3, each but execveat once more in glibc's nodes when there
+# fchmodat and lchmod in EXECVEAT_1.2, faccessat, pidfd_getpid, freopen
+# and freopen64 in EXECVEAT_1.3, each but execveat once more in glibc's
+# nodes when there
 # are (GLIBC_2.43 for openat2, GLIBC_2.39 for pidfd_getpid; the others'
 # are given as FUNCTION@NODE), the version nodes themselves, and nothing
 # else. A GLIBC_2.43 or 2.39 node that the
@@ -31,7 +32,8 @@ lchmod@@EXECVEAT_1.2
 EXECVEAT_1.3
 pidfd_getpid@@EXECVEAT_1.3
 freopen@@EXECVEAT_1.3
-freopen64@@EXECVEAT_1.3"
+freopen64@@EXECVEAT_1.3
+faccessat@@EXECVEAT_1.3"
 if [ -n "$glibc_node" ]; then
 	expected="$expected
 $glibc_node

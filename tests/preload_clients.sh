@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Unmodified Debian programs that call closefrom, close_range, fchmodat
-# and lchmod, run where glibc 2.36 answers wrongly, first as they are and
-# then with libexecveat preloaded:
+# Unmodified Debian programs that call closefrom, close_range, fchmodat,
+# lchmod and faccessat, run where glibc 2.36 answers wrongly, first as
+# they are and then with libexecveat preloaded:
 #
 #   tmux 3.3a       imports glibc's closefrom (its server and each pane's
 #                   child call closefrom(3) before exec)
@@ -10,6 +10,7 @@
 #                   fexecve (os.execve of an fd); each keeps the
 #                   program's record locks
 #   mkfifo (coreutils 9.1)  imports lchmod (mkfifo -m MODE)
+#   dash, bash, find  import faccessat ([ -x FILE ], find -executable)
 #
 # OpenSSH's ssh carries a closefrom of its own, which calls close_range:
 # it is not run here.
@@ -24,7 +25,7 @@ python=/usr/bin/python3
 passed=0 failed=0
 
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (mount namespaces)"; exit 77; }
-for program in tmux "$python" mkfifo unshare; do
+for program in tmux "$python" mkfifo unshare dash bash find; do
 	command -v "$program" >/dev/null ||
 		{ echo "SKIP: $program is not installed"; exit 77; }
 done
@@ -202,6 +203,31 @@ world="fchmodat2 refused (EPERM), real /proc"
 got=$(fifo_case real "$lib")
 check mkfifo_preloaded_changes_the_fifo "$world" \
 	"$([ "$got" = "0 666 644 " ] && echo yes)" "$got"
+
+# ---- dash, bash, find: faccessat ----
+# [ -x FILE ] in dash and bash and find's -executable call faccessat,
+# which glibc 2.33+ sends to faccessat2 and falls back from only on
+# ENOSYS: refused with EPERM, every file is "not executable". An
+# immutable file's W_OK is the file's own EPERM, never a refusal.
+for err in 1 38; do
+	world="faccessat2 refused (errno $err), real /proc"
+	for shell in dash bash; do
+		got=$(in_world real faccessat2 $err "" -- $shell -c '[ -x /bin/sh ] && echo yes || echo no' 2>&1)
+		want=$([ $err = 1 ] && echo no || echo yes)
+		check ${shell}_test_x_glibc "$world" \
+			"$([ "$got" = "$want" ] && echo yes)" "$got (expected $want)"
+		got=$(in_world real faccessat2 $err "$lib" -- $shell -c '[ -x /bin/sh ] && echo yes || echo no' 2>&1)
+		check ${shell}_test_x_preloaded_is_true "$world" \
+			"$([ "$got" = yes ] && echo yes)" "$got"
+	done
+	got=$(in_world real faccessat2 $err "" -- find /bin/sh -executable 2>&1)
+	want=$([ $err = 1 ] || echo /bin/sh)
+	check find_executable_glibc "$world" \
+		"$([ "$got" = "$want" ] && echo yes)" "$got (expected '$want')"
+	got=$(in_world real faccessat2 $err "$lib" -- find /bin/sh -executable 2>&1)
+	check find_executable_preloaded_finds_sh "$world" \
+		"$([ "$got" = /bin/sh ] && echo yes)" "$got"
+done
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -33,6 +33,9 @@
  * freopen(NULL, mode, stream): which way the library's goes, from Linux
  * 7.2's O_EMPTYPATH (an fd's own file opened again, asked of the working
  * directory) and the proof of the proc line.
+ * faccessat2 likewise, with a flag no kernel knows: where it is refused,
+ * faccessat asks the old system call, and needs /proc only for
+ * AT_EMPTY_PATH with an empty path.
  */
 #define _GNU_SOURCE
 #include "probe.h"
@@ -329,6 +332,23 @@ static const char *probe_freopen(bool proc_usable)
 		 "EBADF";
 }
 
+/* faccessat2 (Linux 5.8): a flag no kernel knows is EINVAL before any
+ * path is looked at. */
+static struct verdict probe_faccessat2(void)
+{
+	int err;
+
+	syscall(SYS_faccessat2, (long)AT_FDCWD, "", 0L, 0x40000000L);
+	err = errno;
+	if (!refusal(err))
+		return usable_because("the system call answered");
+	return refused_then(err,
+		"faccessat() asks the old faccessat system call, AT_EMPTY_PATH "
+		"through /proc/self/fd, proven procfs and this table",
+		"faccessat() asks the old faccessat system call; AT_EMPTY_PATH "
+		"with \"\" answers the refusal");
+}
+
 int run_probe(void)
 {
 	struct verdict by_execveat = probe_execveat();
@@ -346,5 +366,6 @@ int run_probe(void)
 	printf("fchmodat2: %s\n", probe_fchmodat2().text);
 	printf("PIDFD_GET_INFO: %s\n", probe_pidfd_get_info().text);
 	printf("freopen(NULL): %s\n", probe_freopen(by_proc.usable));
+	printf("faccessat2: %s\n", probe_faccessat2().text);
 	return strcmp(choice, "none") == 0 ? 1 : 0;
 }

@@ -33,3 +33,4 @@ extern int (*const lchmod_fn)(const char *, mode_t) = lchmod;
 	!(__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 39))
 extern pid_t (*const pidfd_getpid_fn)(int) = pidfd_getpid;
 #endif
+extern int (*const faccessat_fn)(int, const char *, int, int) = faccessat;

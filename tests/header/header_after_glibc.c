@@ -1,8 +1,8 @@
 /* The public header agrees with glibc's own declarations (visible with
  * _GNU_SOURCE: execveat, closefrom and close_range since 2.34, fchmodat
- * and lchmod in <sys/stat.h>, openat2 and struct open_how since 2.43,
- * pidfd_getpid in <sys/pidfd.h> since 2.39) and
- * with the kernel's <linux/openat2.h> and <linux/close_range.h>,
+ * and lchmod in <sys/stat.h>, faccessat in <unistd.h>, openat2 and
+ * struct open_how since 2.43, pidfd_getpid in <sys/pidfd.h> since 2.39)
+ * and with the kernel's <linux/openat2.h> and <linux/close_range.h>,
  * whichever comes first. */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -36,3 +36,4 @@ void (*const closefrom_fn)(int) = closefrom;
 int (*const fchmodat_fn)(int, const char *, mode_t, int) = fchmodat;
 int (*const lchmod_fn)(const char *, mode_t) = lchmod;
 pid_t (*const pidfd_getpid_fn)(int) = pidfd_getpid;
+int (*const faccessat_fn)(int, const char *, int, int) = faccessat;

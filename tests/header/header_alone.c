@@ -14,5 +14,6 @@ int (*const close_range_fn)(unsigned int, unsigned int, int) = close_range;
 void (*const closefrom_fn)(int) = closefrom;
 int (*const fchmodat_fn)(int, const char *, mode_t, int) = fchmodat;
 int (*const lchmod_fn)(const char *, mode_t) = lchmod;
+int (*const faccessat_fn)(int, const char *, int, int) = faccessat;
 const unsigned int close_range_flags = CLOSE_RANGE_UNSHARE | CLOSE_RANGE_CLOEXEC;
 pid_t (*const pidfd_getpid_fn)(int) = pidfd_getpid;

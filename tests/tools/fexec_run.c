@@ -93,6 +93,7 @@ static int pretend_before_6_14(void)
  * have. */
 #define CLOSE_RANGE_NR 436
 #define FCHMODAT2_NR 452
+#define FACCESSAT2_NR 439 /* Linux 5.8 */
 
 /* Only fds 0-2, and 3 if asked for, reach the tool. */
 static int arrange_fds(int out, int err, const char *fd3_path)
@@ -129,7 +130,9 @@ static void start_fexec(const struct fexec_world *w, int out, int err,
 	    (w->close_range_errno != 0 &&
 	     refuse_call(CLOSE_RANGE_NR, w->close_range_errno) != 0) ||
 	    (w->fchmodat2_errno != 0 &&
-	     refuse_call(FCHMODAT2_NR, w->fchmodat2_errno) != 0))
+	     refuse_call(FCHMODAT2_NR, w->fchmodat2_errno) != 0) ||
+	    (w->faccessat2_errno != 0 &&
+	     refuse_call(FACCESSAT2_NR, w->faccessat2_errno) != 0))
 		_exit(CHILD_SETUP_FAILED);
 	/* execve, not execveat: the filter above leaves it alone. */
 	execve(fexec_path, (char *const *)argv, child_envp);

@@ -24,6 +24,7 @@ struct fexec_world {
 	int openat2_errno;    /* 0: openat2 allowed */
 	int close_range_errno; /* 0: close_range allowed */
 	int fchmodat2_errno;  /* 0: fchmodat2 as the kernel has it */
+	int faccessat2_errno; /* 0: faccessat2 as the kernel has it */
 };
 
 struct fexec_result {

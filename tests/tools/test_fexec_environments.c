@@ -248,9 +248,9 @@ static void probe_openat2_refused_says_so(void **state)
 			    expected_real_proc("probe-openat2-eperm.txt"), "");
 }
 
-/* close_range and fchmodat2 refused: each line says which way the
- * library goes instead, through the proven fd directory or without it,
- * and why. */
+/* close_range, fchmodat2 and faccessat2 refused: each line says which
+ * way the library goes instead, through the proven fd directory or
+ * without it, and why. */
 static void probe_close_range_and_fchmodat2_refused_say_so(void **state)
 {
 	static const struct {
@@ -271,7 +271,8 @@ static void probe_close_range_and_fchmodat2_refused_say_so(void **state)
 	for (size_t i = 0; i < sizeof(worlds) / sizeof(worlds[0]); i++) {
 		struct fexec_world w = { .proc = worlds[i].proc,
 					 .close_range_errno = worlds[i].err,
-					 .fchmodat2_errno = worlds[i].err };
+					 .fchmodat2_errno = worlds[i].err,
+					 .faccessat2_errno = worlds[i].err };
 		struct fexec_result r = run_fexec(&w, probe);
 		const char *want = expected_output(worlds[i].golden);
 

@@ -1,0 +1,641 @@
+/*
+ * faccessat() through the public header only, against the kernel's own
+ * faccessat2 where faccessat2 is refused. Libc-neutral (no cmocka, no
+ * libseccomp): musl builds run it too.
+ *
+ *   test-faccessat answers|immutable|bad-pointers
+ *
+ * answers: a table of targets x flags x modes, asked under five pairs of
+ *   real and effective IDs (root can take any in a child). In each child
+ *   the raw faccessat2 answers every case first; then a filter refuses
+ *   it (EPERM, then in another child ENOSYS) and the library must give
+ *   the same answer, errno and all, but for the one question it cannot
+ *   ask (AT_EMPTY_PATH with "" at AT_FDCWD: faccessat(3)), which must be
+ *   the refusal. Where the C library is glibc, its faccessat is asked
+ *   beside and its wrong answers counted; under EPERM it must be wrong.
+ *   The fixture has a read-only and a noexec mount, symlinks (dangling,
+ *   looping, into a directory only root can search), files of two
+ *   owners, and O_PATH descriptors given with AT_EMPTY_PATH.
+ * bad-pointers: a NULL path and an unreadable one, every set of flags,
+ *   as root and with other real IDs: the kernel's EFAULT (or, for a set
+ *   it rejects first, EINVAL), never a crash.
+ * immutable: W_OK on an immutable file is EPERM from the kernel itself;
+ *   with faccessat2 refused EPERM the library must still answer EPERM
+ *   (and R_OK 0). Needs a filesystem with the immutable flag (ext4 and
+ *   the like; tmpfs has none): /var/tmp or /tmp, else it skips.
+ *
+ * Each world also checks that the caller's IDs and dumpability are as
+ * they were, and that signals sent to its process group meanwhile never
+ * ran a handler in the library's child.
+ *
+ * Needs root. Prints what differs and the counts; exits 1 on a failure.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifdef __GLIBC__
+#include <dlfcn.h>
+#endif
+
+#include "execveat.h"
+#include "refuse_call.h"
+
+#ifndef SYS_faccessat2
+#if defined(__x86_64__) && defined(__ILP32__)
+#define SYS_faccessat2 (0x40000000 + 439)
+#else
+#define SYS_faccessat2 439
+#endif
+#endif
+
+/* <linux/fs.h>'s, which musl-gcc lacks. */
+#ifndef FS_IOC_GETFLAGS
+#define FS_IOC_GETFLAGS _IOR('f', 1, long)
+#define FS_IOC_SETFLAGS _IOW('f', 2, long)
+#endif
+#ifndef FS_IMMUTABLE_FL
+#define FS_IMMUTABLE_FL 0x00000010
+#endif
+
+#define NOBODY 65534
+#define OTHER 1000
+
+static char top[] = "/tmp/test-faccessat.XXXXXX";
+
+/* The fixture, made in a mount namespace of the test's own. */
+static const struct {
+	const char *path;
+	mode_t mode; /* 0: a symlink to target, or a mount point */
+	uid_t owner;
+	const char *target;
+} fixture[] = {
+	{ "f0000", 0000, 0, NULL },
+	{ "f0700", 0700, 0, NULL },
+	{ "f0070", 0070, 0, NULL },
+	{ "f0007", 0007, 0, NULL },
+	{ "f0755", 0755, 0, NULL },
+	{ "f0644", 0644, 0, NULL },
+	{ "n0600", 0600, NOBODY, NULL },
+	{ "n0500", 0500, NOBODY, NULL },
+	{ "dir", 040755, 0, NULL },
+	{ "dir0", 040000, 0, NULL },
+	{ "rpriv", 040700, 0, NULL },
+	{ "rpriv/f", 0777, 0, NULL },
+	{ "npriv", 040700, NOBODY, NULL },
+	{ "npriv/f", 0700, NOBODY, NULL },
+	{ "link", 0, 0, "f0755" },
+	{ "dangling", 0, 0, "missing" },
+	{ "loop", 0, 0, "loop" },
+	{ "intopriv", 0, 0, "rpriv/f" },
+	{ "ro", 040755, 0, NULL },
+	{ "ro/f", 0777, 0, NULL },
+	{ "ro/link", 0, 0, "f" },
+	{ "noexec", 040755, 0, NULL },
+	{ "noexec/f", 0755, 0, NULL },
+};
+#define FIXTURE (sizeof(fixture) / sizeof(fixture[0]))
+
+/* Paths asked (relative to the fixture), and the O_PATH fds given with
+ * "" and AT_EMPTY_PATH (opened without following a symlink). */
+static const char *const paths[] = {
+	"f0000", "f0700", "f0070", "f0007", "f0755", "f0644", "n0600",
+	"n0500", "dir", "dir0", "rpriv/f", "npriv/f", "link", "dangling",
+	"loop", "intopriv", "ro/f", "ro/link", "noexec/f", "missing",
+	"f0755/", "loop/x", "dir/../f0644",
+};
+#define PATHS (sizeof(paths) / sizeof(paths[0]))
+static const char *const fd_paths[] = {
+	"f0644", "f0700", "n0500", "dir", "link", "ro/f", "noexec/f",
+	"rpriv/f",
+};
+#define FD_PATHS (sizeof(fd_paths) / sizeof(fd_paths[0]))
+static int fds[FD_PATHS];
+
+static const int flag_sets[] = {
+	0, AT_EACCESS, AT_SYMLINK_NOFOLLOW, AT_SYMLINK_NOFOLLOW | AT_EACCESS,
+	AT_EMPTY_PATH, AT_EMPTY_PATH | AT_EACCESS,
+	AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW | AT_EACCESS,
+	0x1 /* unknown: EINVAL */,
+};
+#define FLAG_SETS (sizeof(flag_sets) / sizeof(flag_sets[0]))
+#define MODES 9 /* F_OK to R_OK | W_OK | X_OK, then 8: EINVAL */
+
+/* Real and effective IDs of each world (the saved ones are 0). */
+static const struct ids {
+	const char *name;
+	uid_t ruid, euid;
+	gid_t rgid, egid;
+} worlds[] = {
+	{ "root", 0, 0, 0, 0 },
+	{ "real-nobody-effective-root", NOBODY, 0, NOBODY, 0 },
+	{ "real-root-effective-nobody", 0, NOBODY, 0, NOBODY },
+	{ "nobody", NOBODY, NOBODY, NOBODY, NOBODY },
+	{ "real-other-effective-nobody", OTHER, NOBODY, OTHER, NOBODY },
+};
+#define WORLDS (sizeof(worlds) / sizeof(worlds[0]))
+
+struct question {
+	int dirfd;
+	const char *path;
+	const char *shown;
+	int mode, flags;
+	bool unaskable; /* "" at AT_FDCWD: the refusal (faccessat(3)) */
+};
+
+#define MAX_QUESTIONS ((PATHS + FD_PATHS + 1) * FLAG_SETS * MODES)
+static struct question questions[MAX_QUESTIONS];
+static size_t n_questions;
+
+/* What each world's child counts, in memory shared with the parent. */
+struct tally {
+	int asked, failed, unaskable, glibc_wrong, glibc_wrongly_allowed;
+	int signals; /* SIGUSR1s handled while the library asked */
+};
+static struct tally *tally;
+
+/*
+ * A handler that runs while the library asks, and notes any run in
+ * another process: the library's child shares this memory, and a
+ * handler run there would run on a stack and with IDs not the caller's.
+ */
+static pid_t asker_pid;
+static volatile sig_atomic_t handled, handled_elsewhere;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	handled++;
+	if (syscall(SYS_getpid) != asker_pid)
+		handled_elsewhere++;
+}
+
+static int answer_of(long rc)
+{
+	return rc == 0 ? 0 : errno;
+}
+
+static void add(int dirfd, const char *path, const char *shown, int flags)
+{
+	for (int mode = 0; mode < MODES; mode++)
+		questions[n_questions++] = (struct question){
+			dirfd, path, shown, mode, flags,
+			dirfd == AT_FDCWD && path[0] == '\0' &&
+				(flags & AT_EMPTY_PATH) && !(flags & 0x1) &&
+				mode < 8
+		};
+}
+
+static int make_fixture(void)
+{
+	int dir;
+
+	if (mkdtemp(top) == NULL || chmod(top, 0755) != 0 ||
+	    (dir = open(top, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -1;
+	for (size_t i = 0; i < FIXTURE; i++) {
+		const char *p = fixture[i].path;
+		int rc;
+
+		if (fixture[i].target != NULL) {
+			rc = symlinkat(fixture[i].target, dir, p);
+		} else if (S_ISDIR(fixture[i].mode)) {
+			rc = mkdirat(dir, p, 0700);
+		} else {
+			int fd = openat(dir, p, O_CREAT | O_WRONLY | O_CLOEXEC,
+					0600);
+
+			rc = fd < 0 ? -1 : close(fd);
+		}
+		if (rc != 0)
+			return -1;
+		if (fixture[i].target == NULL &&
+		    (fchownat(dir, p, fixture[i].owner,
+			      strcmp(p, "f0070") ? fixture[i].owner : NOBODY,
+			      0) != 0 ||
+		     fchmodat(dir, p, fixture[i].mode & 07777, 0) != 0))
+			return -1;
+	}
+	close(dir);
+	return 0;
+}
+
+/* In the mount namespace made for the test: ro read-only, noexec
+ * noexec, both bound onto themselves. */
+static int make_mounts(void)
+{
+	char ro[sizeof(top) + 8], noexec[sizeof(top) + 8];
+
+	snprintf(ro, sizeof(ro), "%s/ro", top);
+	snprintf(noexec, sizeof(noexec), "%s/noexec", top);
+	if (unshare(CLONE_NEWNS) != 0 ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+	    mount(ro, ro, NULL, MS_BIND, NULL) != 0 ||
+	    mount(NULL, ro, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY, NULL) !=
+		    0 ||
+	    mount(noexec, noexec, NULL, MS_BIND, NULL) != 0 ||
+	    mount(NULL, noexec, NULL, MS_BIND | MS_REMOUNT | MS_NOEXEC, NULL) !=
+		    0)
+		return -1;
+	return 0;
+}
+
+static int make_questions(void)
+{
+	static char shown[FD_PATHS][64];
+
+	if (chdir(top) != 0)
+		return -1;
+	for (size_t i = 0; i < PATHS; i++)
+		for (size_t f = 0; f < FLAG_SETS; f++)
+			add(AT_FDCWD, paths[i], paths[i], flag_sets[f]);
+	for (size_t i = 0; i < FD_PATHS; i++) {
+		fds[i] = open(fd_paths[i], O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (fds[i] < 0)
+			return -1;
+		snprintf(shown[i], sizeof(shown[i]), "fd of %s, \"\"",
+			 fd_paths[i]);
+		for (size_t f = 0; f < FLAG_SETS; f++)
+			add(fds[i], "", shown[i], flag_sets[f]);
+	}
+	for (size_t f = 0; f < FLAG_SETS; f++)
+		add(AT_FDCWD, "", "cwd, \"\"", flag_sets[f]);
+	return 0;
+}
+
+#ifdef __GLIBC__
+static int (*glibc_faccessat)(int, const char *, int, int);
+#endif
+
+static void print_case(const struct ids *w, int refusal,
+		       const struct question *q, const char *who, int got,
+		       int want)
+{
+	printf("  %s, faccessat2 refused %s: %s mode %d flags %#x: %s "
+	       "answers %s, the kernel %s\n", w->name, strerror(refusal),
+	       q->shown, q->mode, q->flags, who, got ? strerror(got) : "0",
+	       want ? strerror(want) : "0");
+}
+
+/* One world: the kernel's answers, then the refusal, then the library's
+ * (and glibc's) to the same questions. Runs in a child. */
+static int ask_world(const struct ids *w, int refusal, struct tally *t)
+{
+	static int kernel[MAX_QUESTIONS];
+	int shown_failures = 0;
+	/* Every question, or every Nth (FACCESSAT_QUESTION_STRIDE: memcheck,
+	 * under which each of the fallback's children is a whole fork). */
+	const char *stride_env = getenv("FACCESSAT_QUESTION_STRIDE");
+	size_t stride = stride_env && atoi(stride_env) > 0 ?
+			(size_t)atoi(stride_env) : 1;
+
+	if (setgroups(0, NULL) != 0 ||
+	    setresgid(w->rgid, w->egid, 0) != 0 ||
+	    setresuid(w->ruid, w->euid, 0) != 0)
+		return -1;
+	for (size_t i = 0; i < n_questions; i++) {
+		const struct question *q = &questions[i];
+
+		kernel[i] = answer_of(syscall(SYS_faccessat2, (long)q->dirfd,
+					      q->path, (long)q->mode,
+					      (long)q->flags));
+	}
+	if (refuse_call(SYS_faccessat2, refusal) != 0)
+		return -1;
+	/* Dumpable, as a process that never changed its IDs is: the
+	 * library's child shares this memory, whose dumpability a change of
+	 * IDs resets (for both). */
+	if (prctl(PR_SET_DUMPABLE, 1L, 0L, 0L, 0L) != 0)
+		return -1;
+	/* Signals to the process group, as a terminal sends SIGINT: they
+	 * reach every process in it, the library's child too. */
+	asker_pid = getpid();
+	if (setpgid(0, 0) != 0 || signal(SIGUSR1, on_signal) == SIG_ERR)
+		return -1;
+	pid_t sender = fork();
+	if (sender == 0) {
+		signal(SIGUSR1, SIG_IGN);
+		while (getppid() == asker_pid) {
+			kill(-asker_pid, SIGUSR1);
+			usleep(100);
+		}
+		_exit(0);
+	}
+	if (sender < 0)
+		return -1;
+	for (size_t i = 0; i < n_questions; i += stride) {
+		const struct question *q = &questions[i];
+		int want = q->unaskable ? refusal : kernel[i];
+		int got;
+
+		errno = 12345;
+		got = answer_of(faccessat(q->dirfd, q->path, q->mode,
+					  q->flags));
+		t->asked++;
+		t->unaskable += q->unaskable;
+		if (got == 0 && errno != 12345)
+			got = -errno; /* errno changed on success */
+		if (got != want) {
+			t->failed++;
+			if (shown_failures++ < 20)
+				print_case(w, refusal, q, "the library", got,
+					   kernel[i]);
+		}
+#ifdef __GLIBC__
+		got = answer_of(glibc_faccessat(q->dirfd, q->path, q->mode,
+						q->flags));
+		t->glibc_wrong += got != kernel[i];
+		t->glibc_wrongly_allowed += got == 0 && kernel[i] != 0;
+#endif
+	}
+	uid_t r, e, sv;
+	gid_t rg, eg, sg;
+	kill(sender, SIGKILL);
+	waitpid(sender, NULL, 0);
+	if (handled_elsewhere != 0) {
+		printf("  %s: %d signal handlers ran in another process\n",
+		       w->name, (int)handled_elsewhere);
+		t->failed++;
+	}
+	if (prctl(PR_GET_DUMPABLE, 0L, 0L, 0L, 0L) != 1) {
+		printf("  %s: the caller is no longer dumpable\n", w->name);
+		t->failed++;
+	}
+	if (getresuid(&r, &e, &sv) != 0 || getresgid(&rg, &eg, &sg) != 0 ||
+	    r != w->ruid || e != w->euid || sv != 0 || rg != w->rgid ||
+	    eg != w->egid || sg != 0) {
+		printf("  %s: the caller's IDs changed\n", w->name);
+		t->failed++;
+	}
+	t->signals = handled;
+	return 0;
+}
+
+static int run_answers(void)
+{
+	static const int refusals[] = { EPERM, ENOSYS };
+	int failed = 0;
+
+#ifdef __GLIBC__
+	void *libc = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
+
+	glibc_faccessat = libc ? (int (*)(int, const char *, int, int))
+				 dlsym(libc, "faccessat") : NULL;
+	if (glibc_faccessat == NULL) {
+		printf("FAIL: glibc's faccessat not found\n");
+		return 1;
+	}
+#endif
+	if (syscall(SYS_faccessat2, AT_FDCWD, "", 0, 0x40000000) == 0 ||
+	    errno != EINVAL) {
+		printf("SKIP: no faccessat2 here to compare with (%s)\n",
+		       strerror(errno));
+		return 77;
+	}
+	if (make_mounts() != 0 || make_questions() != 0) {
+		perror("mounts or questions");
+		return 1;
+	}
+	for (size_t r = 0; r < 2; r++) {
+		for (size_t i = 0; i < WORLDS; i++) {
+			struct tally *t = &tally[r * WORLDS + i];
+			pid_t pid = fork();
+			int status = -1;
+
+			if (pid == 0)
+				_exit(ask_world(&worlds[i], refusals[r], t) ==
+					      0 ? 0 : 3);
+			if (pid < 0 || waitpid(pid, &status, 0) != pid ||
+			    status != 0) {
+				printf("FAIL %s, refused %s: the world could "
+				       "not be made (%#x)\n", worlds[i].name,
+				       strerror(refusals[r]), status);
+				failed++;
+				continue;
+			}
+			printf("%s %s, faccessat2 refused %s: %d asked, %d "
+			       "differ from the kernel (%d the documented "
+			       "refusal, %d signals handled meanwhile)",
+			       t->failed ? "FAIL" : "ok", worlds[i].name,
+			       strerror(refusals[r]), t->asked, t->failed,
+			       t->unaskable, t->signals);
+#ifdef __GLIBC__
+			printf("; glibc: %d differ, %d wrongly allowed",
+			       t->glibc_wrong, t->glibc_wrongly_allowed);
+			/* glibc falls back on ENOSYS only. */
+			if (refusals[r] == EPERM && t->glibc_wrong == 0) {
+				printf(" (FAIL: glibc was expected wrong)");
+				failed++;
+			}
+#endif
+			printf("\n");
+			failed += t->failed != 0;
+		}
+	}
+	return failed ? 1 : 0;
+}
+
+/*
+ * A NULL path and one the process cannot read, in a world of w's IDs
+ * with faccessat2 refused: the library must read no byte of either
+ * before a system call has (the kernel's EFAULT, never a SIGSEGV).
+ * Runs in a child; 0 when every answer is the kernel's.
+ */
+static int ask_bad_pointers(const struct ids *w, int refusal)
+{
+	char *unreadable = mmap(NULL, 4096, PROT_NONE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	const char *const pointers[] = { NULL, unreadable };
+	int kernel[2][FLAG_SETS], failed = 0;
+
+	if (unreadable == MAP_FAILED || setgroups(0, NULL) != 0 ||
+	    setresgid(w->rgid, w->egid, 0) != 0 ||
+	    setresuid(w->ruid, w->euid, 0) != 0)
+		return -1;
+	for (int p = 0; p < 2; p++)
+		for (size_t f = 0; f < FLAG_SETS; f++)
+			kernel[p][f] = answer_of(syscall(SYS_faccessat2,
+				(long)AT_FDCWD, pointers[p], (long)X_OK,
+				(long)flag_sets[f]));
+	if (refuse_call(SYS_faccessat2, refusal) != 0)
+		return -1;
+	for (int p = 0; p < 2; p++) {
+		for (size_t f = 0; f < FLAG_SETS; f++) {
+			int got = answer_of(faccessat(AT_FDCWD, pointers[p],
+						      X_OK, flag_sets[f]));
+
+			if (got != kernel[p][f]) {
+				printf("  %s, refused %s: %s path, flags %#x: "
+				       "the library answers %s, the kernel "
+				       "%s\n", w->name, strerror(refusal),
+				       p ? "unreadable" : "NULL", flag_sets[f],
+				       strerror(got), strerror(kernel[p][f]));
+				failed++;
+			}
+		}
+	}
+	printf("%s %s, faccessat2 refused %s: NULL and unreadable paths, "
+	       "%d differ from the kernel\n", failed ? "FAIL" : "ok",
+	       w->name, strerror(refusal), failed);
+	return failed ? 1 : 0;
+}
+
+static int run_bad_pointers(void)
+{
+	static const int refusals[] = { EPERM, ENOSYS };
+	int failed = 0;
+
+	/* root asks the old call itself; the other world, its child. */
+	for (size_t r = 0; r < 2; r++) {
+		for (size_t i = 0; i < 2; i++) {
+			pid_t pid = fork();
+			int status = -1;
+
+			if (pid == 0)
+				_exit(ask_bad_pointers(&worlds[i],
+						       refusals[r]) == 0 ? 0 : 1);
+			if (pid < 0 || waitpid(pid, &status, 0) != pid ||
+			    status != 0) {
+				printf("FAIL %s, refused %s (%#x)\n",
+				       worlds[i].name, strerror(refusals[r]),
+				       status);
+				failed++;
+			}
+		}
+	}
+	return failed ? 1 : 0;
+}
+
+/* FS_IOC_SETFLAGS takes an int (the kernel reads 32 bits). */
+static int set_immutable(const char *path, bool on)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), attr, rc;
+
+	if (fd < 0)
+		return -1;
+	rc = ioctl(fd, FS_IOC_GETFLAGS, &attr);
+	if (rc == 0) {
+		attr = on ? attr | FS_IMMUTABLE_FL : attr & ~FS_IMMUTABLE_FL;
+		rc = ioctl(fd, FS_IOC_SETFLAGS, &attr);
+	}
+	close(fd);
+	return rc;
+}
+
+static int run_immutable(void)
+{
+	static const char *const dirs[] = { "/var/tmp", "/tmp" };
+	char path[64];
+	int failed = 0;
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		int fd;
+
+		snprintf(path, sizeof(path), "%s/test-faccessat-imm.XXXXXX",
+			 dirs[i]);
+		fd = mkstemp(path);
+		if (fd < 0)
+			continue;
+		close(fd);
+		if (set_immutable(path, true) == 0)
+			break;
+		unlink(path);
+		path[0] = '\0';
+	}
+	if (path[0] == '\0') {
+		printf("SKIP: neither /var/tmp nor /tmp takes the immutable "
+		       "flag (tmpfs has none)\n");
+		return 77;
+	}
+	for (int refusal = 0; refusal < 2; refusal++) {
+		int err = refusal ? ENOSYS : EPERM;
+		pid_t pid = fork();
+		int status = -1;
+
+		if (pid == 0) {
+			int kernel_w = answer_of(syscall(SYS_faccessat2,
+				AT_FDCWD, path, (long)W_OK, 0L));
+			int lib_w, lib_r;
+
+			if (kernel_w != EPERM || refuse_call(SYS_faccessat2,
+							     err) != 0)
+				_exit(3);
+			lib_w = answer_of(faccessat(AT_FDCWD, path, W_OK, 0));
+			lib_r = answer_of(faccessat(AT_FDCWD, path, R_OK, 0));
+			printf("%s faccessat2 refused %s: immutable file W_OK "
+			       "%s (the kernel: EPERM), R_OK %s\n",
+			       lib_w == EPERM && lib_r == 0 ? "ok" : "FAIL",
+			       strerror(err), strerror(lib_w),
+			       lib_r ? strerror(lib_r) : "0");
+			_exit(lib_w == EPERM && lib_r == 0 ? 0 : 1);
+		}
+		if (pid < 0 || waitpid(pid, &status, 0) != pid || status != 0) {
+			printf("FAIL refused %s (%#x)\n", strerror(err),
+			       status);
+			failed++;
+		}
+	}
+	if (set_immutable(path, false) != 0 || unlink(path) != 0) {
+		printf("FAIL: %s left behind\n", path);
+		failed++;
+	}
+	return failed ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	int result = 2;
+	pid_t pid;
+	int status = -1;
+
+	setvbuf(stdout, NULL, _IONBF, 0);
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s answers|immutable|bad-pointers\n",
+			argv[0]);
+		return 2;
+	}
+	if (getuid() != 0) {
+		printf("SKIP: needs root (files of two owners, other IDs, "
+		       "mounts)\n");
+		return 77;
+	}
+	if (strcmp(argv[1], "immutable") == 0)
+		return run_immutable();
+	if (strcmp(argv[1], "bad-pointers") == 0)
+		return run_bad_pointers();
+	if (strcmp(argv[1], "answers") != 0)
+		return 2;
+	tally = mmap(NULL, sizeof(*tally) * 2 * WORLDS,
+		     PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (tally == MAP_FAILED || make_fixture() != 0) {
+		perror("fixture");
+		return 2;
+	}
+	/* The mounts and the namespace go with the child; the files are
+	 * removed here, outside it. */
+	pid = fork();
+	if (pid == 0)
+		_exit(run_answers());
+	if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status))
+		result = WEXITSTATUS(status);
+	char cmd[sizeof(top) + 16];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", top);
+	if (system(cmd) != 0 && result == 0)
+		result = 1;
+	return result;
+}
