@@ -16,6 +16,7 @@
 #define _GNU_SOURCE /* RTLD_NEXT */
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdio_ext.h>
@@ -23,38 +24,58 @@
 #include "exports.h"
 #include "proc_fallback.h"
 #include "stream_keep.h"
+#include "sys.h"
 
 typedef FILE *freopen_fn(const char *, const char *, FILE *);
 
 #ifdef EXECVEAT_GLIBC_DLVSYM_NODE
-/*
- * dlvsym under its first version: glibc 2.34 moved it from libdl into
- * libc under GLIBC_2.34, and a library that asked for that could not load
- * into older processes. The old version is found in libdl.so.2 before
- * 2.34 and in libc.so.6 since; meson.build links libdl.so.2.
- */
-void *libexecveat_dlvsym(void *, const char *, const char *);
-__asm__(".symver libexecveat_dlvsym, dlvsym@" EXECVEAT_GLIBC_DLVSYM_NODE);
-#endif
+#include <gnu/lib-names.h> /* LIBC_SO */
 
 /*
- * The C library's function: the next definition after this library's,
- * under glibc's version of it, which the library also defines when it is
- * preloaded (a lookup without the version could find its own twin).
- * NULL in a static program, which has no dynamic symbols to look in.
+ * dlopen and dlvsym under their first version: glibc 2.34 moved them from
+ * libdl into libc under GLIBC_2.34, and a library that asked for that
+ * could not load into older processes. The old versions are found in
+ * libdl.so.2 before 2.34 and in libc.so.6 since; meson.build links
+ * libdl.so.2.
  */
+void *libexecveat_dlopen(const char *, int);
+void *libexecveat_dlvsym(void *, const char *, const char *);
+__asm__(".symver libexecveat_dlopen, dlopen@" EXECVEAT_GLIBC_DLVSYM_NODE);
+__asm__(".symver libexecveat_dlvsym, dlvsym@" EXECVEAT_GLIBC_DLVSYM_NODE);
+
+/*
+ * glibc's own definition, under its version of it, which the library also
+ * defines when it is preloaded (a lookup without the version could find
+ * its own twin): looked up in libc itself, already loaded (RTLD_NOLOAD),
+ * and not as RTLD_NEXT, which searches only the objects loaded after this
+ * library and misses libc where a library that links this one was loaded
+ * after libc. The reference dlopen takes is never dropped: libc is never
+ * unloaded.
+ */
+static void *c_library_function(const char *name, const char *node)
+{
+	void *libc = libexecveat_dlopen(LIBC_SO, RTLD_LAZY | RTLD_NOLOAD);
+
+	return libc == NULL ? NULL : libexecveat_dlvsym(libc, name, node);
+}
+#else
+/* musl: no versions; RTLD_NEXT finds libc's whatever the load order. */
+static void *c_library_function(const char *name, const char *node)
+{
+	(void)node;
+	return dlsym(RTLD_NEXT, name);
+}
+#endif
+
+/* The C library's function, looked up once. NULL in a static program,
+ * which has no dynamic symbols to look in. */
 static freopen_fn *next_function(freopen_fn *volatile *cache,
 				 const char *name, const char *node)
 {
 	freopen_fn *found = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
 
-	(void)node;
 	if (found == NULL) {
-#ifdef EXECVEAT_GLIBC_DLVSYM_NODE
-		found = (freopen_fn *)libexecveat_dlvsym(RTLD_NEXT, name, node);
-#else
-		found = (freopen_fn *)dlsym(RTLD_NEXT, name);
-#endif
+		found = (freopen_fn *)c_library_function(name, node);
 		__atomic_store_n(cache, found, __ATOMIC_RELEASE);
 	}
 	return found;
@@ -126,8 +147,12 @@ static FILE *reopen_without_name(const char *mode, FILE *stream,
 	/* As the C library's own freopen: its failure is not the call's. */
 	fflush(stream);
 	errno = saved_errno;
+	/* The stream's access, and whether it appends, are stdio's own, which
+	 * only a reopen by name changes: the fd's O_APPEND stands for the
+	 * latter (fopen and fdopen set both). */
 	same_access = !charset && m.read == (__freadable(stream) != 0) &&
-		      m.write == (__fwritable(stream) != 0);
+		      m.write == (__fwritable(stream) != 0) &&
+		      m.append == ((sys_fcntl_getfl(fd) & O_APPEND) != 0);
 	if (same_access) {
 		rc = libexecveat_stream_reopen_itself(fd, &m, largefile);
 		if (rc == 0)

@@ -16,6 +16,7 @@
  */
 #define _GNU_SOURCE /* O_LARGEFILE */
 #include <errno.h>
+#include <string.h>
 
 #include "execveat.h" /* O_EMPTYPATH (Linux 7.2) */
 #include "stream_keep.h"
@@ -25,10 +26,17 @@
 #define O_LARGEFILE 0
 #endif
 
-/* As glibc's fopen reads a mode: "r", "w" or "a" first, then any of
- * "+bxemc" up to the end or a ",ccs=" part; anything else is ignored. */
+/* How many characters after the first glibc's fopen reads. */
+#define MODE_FLAGS_MAX 6
+
+/* As glibc's fopen reads a mode: "r", "w" or "a" first, then up to six
+ * more, up to the end or a comma, of which "+", "x" and "e" count here
+ * and anything else is ignored; a ",ccs=" part anywhere asks for a
+ * character set. */
 int libexecveat_stream_mode_parse(const char *mode, struct stream_mode *m)
 {
+	const char *first = mode;
+
 	*m = (struct stream_mode){ 0 };
 	switch (*mode) {
 	case 'r':
@@ -43,7 +51,8 @@ int libexecveat_stream_mode_parse(const char *mode, struct stream_mode *m)
 	default:
 		return EINVAL;
 	}
-	for (mode++; *mode != '\0'; mode++) {
+	for (mode++; *mode != '\0' && *mode != ',' &&
+		     mode - first <= MODE_FLAGS_MAX; mode++) {
 		if (*mode == '+')
 			m->read = m->write = true;
 		else if (*mode == 'x')
@@ -52,10 +61,8 @@ int libexecveat_stream_mode_parse(const char *mode, struct stream_mode *m)
 			m->exclusive = m->truncate || m->append;
 		else if (*mode == 'e')
 			m->cloexec = true;
-		else if (*mode == ',')
-			return EOPNOTSUPP;
 	}
-	return 0;
+	return strstr(first, ",ccs=") != NULL ? EOPNOTSUPP : 0;
 }
 
 int libexecveat_stream_reopen_itself(int fd, const struct stream_mode *m,
