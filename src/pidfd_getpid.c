@@ -1,7 +1,8 @@
 /*
- * pidfd_getpid(): the PIDFD_GET_INFO ioctl (Linux 6.13) first; where the
- * kernel has no such ioctl or a policy refuses it, a proven fdinfo file
- * (src/pidfd_fdinfo.c); without one, ENOSYS.
+ * pidfd_getpid(): the PIDFD_GET_INFO ioctl (Linux 6.13) first, its answer
+ * taken from a pidfs file only; where the kernel has no such ioctl or a
+ * policy refuses it, a proven fdinfo file (src/pidfd_fdinfo.c); without
+ * one, ENOSYS.
  *
  * glibc 2.39+ reads /proc/self/fdinfo/N on trust: without /proc a valid
  * pidfd gets EBADF, and under a fake /proc it returns any pid the fake
@@ -35,7 +36,9 @@ struct pidfd_info_v0 {
 _Static_assert(sizeof(struct pidfd_info_v0) == 64,
 	       "struct pidfd_info_v0 must be the kernel's 64-byte VER0");
 
-/* Type 0xFF is pidfs's alone in the kernel's uapi headers (7.x). */
+/* Type 0xFF is pidfs's in the kernel's uapi headers (7.x); a FUSE or CUSE
+ * file forwards any ioctl to its server, which may answer anything: an
+ * answer counts only from a pidfs file. */
 #define PIDFD_GET_INFO_V0 _IOWR(0xFF, 11, struct pidfd_info_v0)
 #define PIDFD_INFO_PID 1U
 
@@ -63,26 +66,46 @@ static int pidfds_are_pidfs(void)
 }
 
 /*
- * Where the ioctl failed: the kernel's own answer (EBADF, ESRCH for a
- * reaped process, EREMOTE for one outside this pid namespace) stands. A
- * pidfd whose kernel has no PIDFD_GET_INFO, or whose ioctl a policy
- * refuses, is read from a proven fdinfo: ENOTTY, EINVAL (6.11 and 6.12,
- * whose pidfs has ioctls of its own: measured on 6.12), ENOSYS, EPERM.
- * Any other file is not a pidfd, EBADF as from the kernel's pidfd calls
- * and glibc. An anonymous inode is a pidfd only on kernels before 6.9:
- * there the fdinfo tells.
+ * The ioctl's ESRCH, which the kernel has not always meant as "reaped":
+ * before 2026's fixes (6.13 to 6.19 without their backports) it also
+ * answered ESRCH for a process outside this pid namespace, and 6.13 for a
+ * live one whose parent is outside it. Signal 0 tells them apart: EINVAL
+ * outside (EREMOTE, as later kernels and the fdinfo say), ESRCH reaped;
+ * a live process (0, or EPERM) is read from the fdinfo. 0 there, or
+ * -errno.
+ */
+static int ioctl_esrch(int fd)
+{
+	if (sys_pidfd_probe_signal(fd) == 0 || errno == EPERM ||
+	    errno == ENOSYS)
+		return 0;
+	return errno == EINVAL ? -EREMOTE : -ESRCH;
+}
+
+/*
+ * Where the ioctl failed: the kernel's own answer (EBADF; ESRCH for a
+ * reaped process, see ioctl_esrch; EREMOTE for one outside this pid
+ * namespace) stands. A pidfd whose kernel has no PIDFD_GET_INFO, or whose
+ * ioctl a policy refuses, is read from a proven fdinfo: ENOTTY, EINVAL
+ * (6.11 and 6.12, whose pidfs has ioctls of its own: measured on 6.12),
+ * ENOSYS, EPERM, EACCES (an LSM's ioctl list). Any other file is not a
+ * pidfd, EBADF as from the kernel's pidfd calls and glibc. An anonymous
+ * inode is a pidfd only on kernels before 6.9: there the fdinfo tells.
  */
 static pid_t without_get_info(int fd, int ioctl_errno, int saved_errno)
 {
 	struct statfs sfs;
 	long pid;
+	int err;
 
 	if (sys_fstatfs(fd, &sfs) != 0)
 		return -1;
 	if (sfs.f_type == PIDFS_MAGIC_VALUE) {
-		if (ioctl_errno != ENOTTY && ioctl_errno != EINVAL &&
+		err = ioctl_errno == ESRCH ? ioctl_esrch(fd) : -ioctl_errno;
+		if (err != 0 && ioctl_errno != ENOTTY &&
+		    ioctl_errno != EINVAL && ioctl_errno != EACCES &&
 		    !errno_may_be_refusal(ioctl_errno)) {
-			errno = ioctl_errno;
+			errno = -err;
 			return -1;
 		}
 	} else if (sfs.f_type != ANON_INODE_FS_MAGIC_VALUE ||
@@ -118,9 +141,15 @@ EXECVEAT_EXPORT pid_t libexecveat_pidfd_getpid(int fd)
 {
 	struct pidfd_info_v0 info = { .mask = PIDFD_INFO_PID };
 	int saved_errno = errno;
+	struct statfs sfs;
 
 	if (sys_ioctl(fd, PIDFD_GET_INFO_V0, &info) != 0)
 		return without_get_info(fd, errno, saved_errno);
+	/* Answered by the kernel's pidfs, or by a FUSE server: not a pidfd. */
+	if (sys_fstatfs(fd, &sfs) != 0 || sfs.f_type != PIDFS_MAGIC_VALUE) {
+		errno = EBADF;
+		return -1;
+	}
 	/* PIDFD_INFO_PID is always answered; checked all the same, as a
 	 * reaped process asked for PIDFD_INFO_EXIT answers pid 0 without it. */
 	if ((info.mask & PIDFD_INFO_PID) == 0 || info.pid == 0 ||

@@ -486,6 +486,20 @@ static inline int sys_pidfd_open(long pid)
 #endif
 }
 
+/* pidfd_send_signal(pidfd, 0, NULL, 0) (Linux 5.1): 424 on every ABI.
+ * Signal 0 sends nothing: EINVAL for a process outside this pid
+ * namespace and its descendants, ESRCH for one reaped. */
+static inline int sys_pidfd_probe_signal(int pidfd)
+{
+#ifdef SYS_pidfd_send_signal
+	return (int)syscall(SYS_pidfd_send_signal, (long)pidfd, 0L, 0L, 0L);
+#else
+	(void)pidfd;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
 static inline long sys_read(int fd, void *buf, size_t size)
 {
 	return syscall(SYS_read, (long)fd, SYS_ARG_PTR(buf), (long)size);
