@@ -3,8 +3,10 @@
 
 #include <errno.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -92,4 +94,21 @@ int borrow_proc_fd_dir(pid_t owner)
 	if (err == 0)
 		err = bind_over(theirs, ours);
 	return err;
+}
+
+pid_t start_fd_dir_owner(void)
+{
+	pid_t test_process = getpid();
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != test_process)
+			_exit(0);
+		close(STDOUT_FILENO);
+		close(STDERR_FILENO);
+		for (;;)
+			pause();
+	}
+	return pid;
 }

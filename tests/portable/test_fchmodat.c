@@ -45,6 +45,8 @@
 
 #include "execveat.h"
 #include "kernel_env.h"
+#include "proc_mounts.h"
+#include "verdicts.h"
 
 #define MODE 0751 /* unlike every mode the fixture starts with */
 #define NOBODY 65534
@@ -278,31 +280,6 @@ static void read_modes(mode_t modes[WATCHED])
 
 /* ---- the worlds, in a child ---- */
 
-/*
- * The process whose fd directory the borrowed world binds over
- * /proc/self/fd: a child of the test process, which is root all along, so
- * that it is the test process that kills and reaps it. A row's child that
- * has become nobody could not (kill, and the parent-death signal, are
- * refused across users) and would leave it behind.
- */
-static pid_t start_owner(void)
-{
-	pid_t test_process = getpid();
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != test_process)
-			_exit(0);
-		/* The test's output is not this process's to hold open. */
-		close(STDOUT_FILENO);
-		close(STDERR_FILENO);
-		for (;;)
-			pause();
-	}
-	return pid;
-}
-
 static void stop_owner(pid_t pid)
 {
 	if (pid > 0) {
@@ -408,7 +385,7 @@ static int run_row(const struct row *r, const struct world *w, chmod_fn call)
 	memset(shared, 0, sizeof(*shared));
 	if (reset_modes() != 0)
 		return -1;
-	owner = w->proc == PROC_BORROWED ? start_owner() : -1;
+	owner = w->proc == PROC_BORROWED ? start_fd_dir_owner() : -1;
 	pid = fork();
 	if (pid == 0) {
 		int dirfd;
@@ -438,18 +415,8 @@ static int run_row(const struct row *r, const struct world *w, chmod_fn call)
 	return 0;
 }
 
-static int passed, failed, not_here;
+static int not_here;
 
-static void verdict(bool ok, const char *name, const char *world,
-		    const char *detail)
-{
-	printf("%s %s (%s)%s%s\n", ok ? "ok" : "not ok", name, world,
-	       ok ? "" : ": ", ok ? "" : detail);
-	if (ok)
-		passed++;
-	else
-		failed++;
-}
 
 /* The last run's answer and modes against expect and changed. */
 static bool judge(int expect, const char *changed, char *detail, size_t size)

@@ -46,6 +46,8 @@
 #endif
 
 #include "kernel_env.h"
+#include "proc_mounts.h"
+#include "verdicts.h"
 
 #define CONTENT "hello world"
 #define VICTIM "VICTIM"
@@ -175,7 +177,7 @@ struct report {
 };
 
 static struct report *shared;
-static int passed, failed, not_here;
+static int not_here;
 
 typedef FILE *freopen_fn(const char *, const char *, FILE *);
 
@@ -199,24 +201,6 @@ static void read_file(const char *path, char *buf, size_t size)
 	buf[n < 0 ? 0 : n] = '\0';
 	if (fd >= 0)
 		close(fd);
-}
-
-/* The process whose fd directory the borrowed world binds over ours. */
-static pid_t start_owner(void)
-{
-	pid_t test_process = getpid();
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != test_process)
-			_exit(0);
-		close(STDOUT_FILENO);
-		close(STDERR_FILENO);
-		for (;;)
-			pause();
-	}
-	return pid;
 }
 
 static int make_world(enum proc_world proc, pid_t owner)
@@ -356,16 +340,6 @@ static int run_row(const struct row *r, const struct world *w,
 
 /* ---- verdicts ---- */
 
-static void verdict(bool ok, const char *name, const char *world,
-		    const char *detail)
-{
-	printf("%s %s (%s)%s%s\n", ok ? "ok" : "not ok", name, world,
-	       ok ? "" : ": ", ok ? "" : detail);
-	if (ok)
-		passed++;
-	else
-		failed++;
-}
 
 /* The last run against o; the victim untouched and never read. */
 static bool judge(const struct outcome *o, char *detail, size_t size)
@@ -439,7 +413,7 @@ static bool proven_proc(const struct world *w)
 
 static int run_answers(void)
 {
-	pid_t owner = start_owner();
+	pid_t owner = start_fd_dir_owner();
 	char detail[256];
 
 	if (kernel_reopens_empty_path())

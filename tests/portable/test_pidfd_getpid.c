@@ -47,6 +47,7 @@
 #include "kernel_env.h"
 #include "pidfd_worlds.h"
 #include "refuse_call.h"
+#include "verdicts.h"
 
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434 /* every ABI this project builds */
@@ -210,18 +211,8 @@ static void run_case(const struct row *r, const struct world *w)
 		kill(child, SIGKILL);
 }
 
-static int passed, failed, not_here;
+static int not_here;
 
-static void verdict(bool ok, const char *name, const char *world,
-		    const char *detail)
-{
-	printf("%s %s (%s)%s%s\n", ok ? "ok" : "not ok", name, world,
-	       ok ? "" : ": ", ok ? "" : detail);
-	if (ok)
-		passed++;
-	else
-		failed++;
-}
 
 /* Forks, runs fn in the child, and judges its report against expect. */
 static void judge_run(const char *name, const char *world, int expect,
