@@ -1,8 +1,10 @@
 /*
  * faccessat2's answer where faccessat2 (Linux 5.8) is refused, from the
  * old faccessat system call, which has no flags argument and checks the
- * real IDs: for real UID 0 with the permitted capabilities (unless
- * SECBIT_NOROOT), for any other with none.
+ * real IDs (the kernel's access_override_creds): for real UID 0 with the
+ * permitted capabilities, for any other with none; under
+ * SECBIT_NO_SETUID_FIXUP with the effective capabilities, whatever the
+ * UID.
  *
  * Where the old call asks the caller's question (no flags; AT_EACCESS
  * where the effective and real IDs are the same), it is asked as it is.
@@ -61,11 +63,15 @@ static bool same_asker(const struct asker *a, const struct asker *b)
 	       (a->caps[0] & DAC_CAPS) == (b->caps[0] & DAC_CAPS);
 }
 
-/* Whether the old faccessat keeps a real UID's permitted capabilities
- * (Linux: root's, unless SECBIT_NOROOT); it drops any other's. */
+#define SECBIT_NO_SETUID_FIXUP_FLAG (1L << 2)
+
+/* Whether a process of real UID uid can make the old faccessat check with
+ * capabilities it chooses: root's permitted ones, or under
+ * SECBIT_NO_SETUID_FIXUP anyone's effective ones; any other checks with
+ * none. */
 static bool old_call_keeps_caps(uid_t uid, long securebits)
 {
-	return uid == 0 && !(securebits & 1);
+	return uid == 0 || (securebits & SECBIT_NO_SETUID_FIXUP_FLAG);
 }
 
 /*
@@ -91,7 +97,10 @@ static int read_askers(bool eaccess, struct asker *question,
 	*lookup = (struct asker){ sys_fsuid(), sys_fsgid(),
 				  { caps[0].effective, caps[1].effective } };
 	*old_call = (struct asker){ ruid, rgid, { 0, 0 } };
-	if (old_call_keeps_caps(ruid, *securebits)) {
+	if (*securebits & SECBIT_NO_SETUID_FIXUP_FLAG) {
+		old_call->caps[0] = caps[0].effective;
+		old_call->caps[1] = caps[1].effective;
+	} else if (ruid == 0) {
 		old_call->caps[0] = caps[0].permitted;
 		old_call->caps[1] = caps[1].permitted;
 	}
@@ -166,7 +175,10 @@ struct child_question {
 	int refusal;
 	struct asker asker;
 	long securebits;
+	int answer; /* the child's, where memory is shared; else NOT_SET */
 };
+
+#define NOT_SET (-1)
 
 /* The child's exit status where it could not take the IDs; every other
  * is the answer: 0, or the errno (all below 255). */
@@ -177,16 +189,17 @@ struct child_question {
  * stay), and capabilities that make the old call's check and the
  * lookups' the question's, then the question. Its signals are all
  * blocked (it runs on memory the parent will use again). The answer is
- * its exit status, not a write to the shared memory, so that it reaches
- * the parent where the child's memory is a copy too (valgrind runs a
- * vfork as a fork). The errno it sets is the parent's thread's, which
- * the parent sets again.
+ * written to the shared memory, where no wait of another thread's can
+ * take it, and is the exit status too, for where the child's memory is a
+ * copy (valgrind runs a vfork as a fork). The errno it sets is the
+ * parent's thread's, which the parent sets again.
  */
 static int ask_as_child(void *arg)
 {
-	const struct child_question *q = arg;
+	struct child_question *q = arg;
 	struct sys_cap_data caps[2];
 	bool kept = old_call_keeps_caps(q->asker.uid, q->securebits);
+	int answer;
 
 	if (sys_setregid_keep_saved(q->asker.gid, q->asker.gid) < 0 ||
 	    sys_setreuid_keep_saved(q->asker.uid, q->asker.uid) < 0 ||
@@ -197,9 +210,11 @@ static int ask_as_child(void *arg)
 			kept ? q->asker.caps[i] : 0;
 	if (sys_capset(caps) < 0)
 		return NOT_ASKED;
-	if (ask_old_call(q->dirfd, q->path, q->mode, q->flags, q->refusal) == 0)
-		return 0;
-	return errno > 0 && errno < NOT_ASKED ? errno : NOT_ASKED;
+	answer = ask_old_call(q->dirfd, q->path, q->mode, q->flags,
+			      q->refusal) == 0 ? 0 :
+		 errno > 0 && errno < NOT_ASKED ? errno : NOT_ASKED;
+	__atomic_store_n(&q->answer, answer, __ATOMIC_RELEASE);
+	return answer;
 }
 
 /*
@@ -207,8 +222,9 @@ static int ask_as_child(void *arg)
  * is copied and this thread waits until it has exited; its descriptors
  * and working directory are copies of this process's. No exit signal: no
  * SIGCHLD reaches the caller's handler, and a wait for any child
- * elsewhere (without __WALL) cannot reap it. Every signal is blocked in
- * between, so no handler runs in the child.
+ * elsewhere without __WALL cannot reap it; one with __WALL can, and the
+ * answer is in the shared memory all the same. Every signal is blocked
+ * in between, so no handler runs in the child.
  *
  * Dumpability belongs to the memory, which the child shares: its change
  * of IDs makes it fs.suid_dumpable's (the kernel's commit_creds; 0 by
@@ -218,8 +234,10 @@ static int ask_as_child(void *arg)
  */
 static int ask_in_child(struct child_question *q)
 {
-	/* The child's stack; it makes a few system calls only. */
-	_Alignas(16) char stack[16384];
+	/* The child's stack, on the caller's, which may be a small thread's
+	 * or a signal stack: the child's deepest calls take about 1 KiB
+	 * (x86_64), a few system calls' frames. */
+	_Alignas(16) char stack[4096];
 	uint64_t all = ~(uint64_t)0, old;
 	long pid, dumpable = sys_dumpable();
 	int status = NOT_ASKED << 8, answer;
@@ -228,7 +246,8 @@ static int ask_in_child(struct child_question *q)
 		return -1;
 	pid = clone(ask_as_child, stack + sizeof(stack),
 		    CLONE_VM | CLONE_VFORK, q);
-	/* CLONE_VFORK: the child has exited; it is reaped here. */
+	/* CLONE_VFORK: the child has exited; it is reaped here, unless
+	 * another thread's wait with __WALL took it first. */
 	if (pid > 0 && (sys_wait_clone(pid, &status) != pid ||
 			!WIFEXITED(status)))
 		status = NOT_ASKED << 8;
@@ -237,7 +256,9 @@ static int ask_in_child(struct child_question *q)
 	if ((dumpable == 0 || dumpable == 1) && sys_dumpable() != dumpable)
 		sys_set_dumpable(dumpable);
 	sys_sigprocmask(SIG_SETMASK, &old, NULL);
-	answer = pid > 0 ? WEXITSTATUS(status) : NOT_ASKED;
+	answer = __atomic_load_n(&q->answer, __ATOMIC_ACQUIRE);
+	if (answer == NOT_SET)
+		answer = pid > 0 ? WEXITSTATUS(status) : NOT_ASKED;
 	if (answer == 0)
 		return 0;
 	errno = answer != NOT_ASKED ? answer : q->refusal;
@@ -280,6 +301,6 @@ int libexecveat_access_without_faccessat2(int dirfd, const char *path,
 		return -1;
 	}
 	q = (struct child_question){ dirfd, path, mode, flags & ~AT_EACCESS,
-				     refusal, question, securebits };
+				     refusal, question, securebits, NOT_SET };
 	return ask_in_child(&q);
 }

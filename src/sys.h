@@ -214,7 +214,7 @@ static inline int sys_faccessat2(int dirfd, const char *path, int mode,
 /*
  * faccessat(2) as the kernel has had it since 2.6.16: no flags argument;
  * it checks the real IDs (and, for real UID 0, the permitted
- * capabilities). Every ABI has it: 269 on x86_64, 307 on i386, 334 on
+ * capabilities; under SECBIT_NO_SETUID_FIXUP, the effective ones). Every ABI has it: 269 on x86_64, 307 on i386, 334 on
  * arm, 48 on the asm-generic ABIs (aarch64, riscv64), which have no
  * access(2).
  */
@@ -604,8 +604,8 @@ static inline int sys_capset(const struct sys_cap_data data[2])
 			    SYS_ARG_PTR(data));
 }
 
-/* prctl(PR_GET_SECUREBITS): SECBIT_NOROOT (bit 0) takes root's
- * capabilities away from the old faccessat's check. */
+/* prctl(PR_GET_SECUREBITS): SECBIT_NO_SETUID_FIXUP (bit 2) leaves the
+ * old faccessat's check the caller's effective capabilities. */
 static inline long sys_securebits(void)
 {
 	return syscall(SYS_prctl, 27L /* PR_GET_SECUREBITS */, 0L, 0L, 0L,

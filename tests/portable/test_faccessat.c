@@ -36,6 +36,7 @@
 #include <grp.h>
 #include <sched.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,17 +137,31 @@ static const int flag_sets[] = {
 #define FLAG_SETS (sizeof(flag_sets) / sizeof(flag_sets[0]))
 #define MODES 9 /* F_OK to R_OK | W_OK | X_OK, then 8: EINVAL */
 
-/* Real and effective IDs of each world (the saved ones are 0). */
+#define SECBIT_NO_SETUID_FIXUP_FLAG (1 << 2)
+
+/* Real and effective IDs of each world (the saved ones are 0), its
+ * securebits, and whether CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH are
+ * left out of the effective set (still permitted): the old faccessat
+ * checks with root's permitted set, or under SECBIT_NO_SETUID_FIXUP with
+ * the effective one. */
 static const struct ids {
 	const char *name;
 	uid_t ruid, euid;
 	gid_t rgid, egid;
+	int securebits;
+	bool dac_not_effective;
 } worlds[] = {
-	{ "root", 0, 0, 0, 0 },
-	{ "real-nobody-effective-root", NOBODY, 0, NOBODY, 0 },
-	{ "real-root-effective-nobody", 0, NOBODY, 0, NOBODY },
-	{ "nobody", NOBODY, NOBODY, NOBODY, NOBODY },
-	{ "real-other-effective-nobody", OTHER, NOBODY, OTHER, NOBODY },
+	{ "root", 0, 0, 0, 0, 0, false },
+	{ "real-nobody-effective-root", NOBODY, 0, NOBODY, 0, 0, false },
+	{ "real-root-effective-nobody", 0, NOBODY, 0, NOBODY, 0, false },
+	{ "nobody", NOBODY, NOBODY, NOBODY, NOBODY, 0, false },
+	{ "real-other-effective-nobody", OTHER, NOBODY, OTHER, NOBODY, 0,
+	  false },
+	{ "root-dac-not-effective", 0, 0, 0, 0, 0, true },
+	{ "root-no-setuid-fixup-dac-not-effective", 0, 0, 0, 0,
+	  SECBIT_NO_SETUID_FIXUP_FLAG, true },
+	{ "real-nobody-effective-root-no-setuid-fixup", NOBODY, 0, NOBODY, 0,
+	  SECBIT_NO_SETUID_FIXUP_FLAG, false },
 };
 #define WORLDS (sizeof(worlds) / sizeof(worlds[0]))
 
@@ -292,6 +307,27 @@ static void print_case(const struct ids *w, int refusal,
 	       want ? strerror(want) : "0");
 }
 
+/* capget and capset, raw (musl-gcc sees no <linux/capability.h>). */
+struct cap_header {
+	uint32_t version;
+	int pid;
+};
+struct cap_data {
+	uint32_t effective, permitted, inheritable;
+};
+
+/* CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH out of the effective set. */
+static int drop_effective_dac(void)
+{
+	struct cap_header header = { 0x20080522 /* version 3 */, 0 };
+	struct cap_data data[2];
+
+	if (syscall(SYS_capget, &header, data) != 0)
+		return -1;
+	data[0].effective &= ~((1U << 1) | (1U << 2));
+	return (int)syscall(SYS_capset, &header, data);
+}
+
 /* One world: the kernel's answers, then the refusal, then the library's
  * (and glibc's) to the same questions. Runs in a child. */
 static int ask_world(const struct ids *w, int refusal, struct tally *t)
@@ -305,8 +341,12 @@ static int ask_world(const struct ids *w, int refusal, struct tally *t)
 			(size_t)atoi(stride_env) : 1;
 
 	if (setgroups(0, NULL) != 0 ||
+	    (w->securebits != 0 &&
+	     prctl(PR_SET_SECUREBITS, (unsigned long)w->securebits, 0L, 0L,
+		   0L) != 0) ||
 	    setresgid(w->rgid, w->egid, 0) != 0 ||
-	    setresuid(w->ruid, w->euid, 0) != 0)
+	    setresuid(w->ruid, w->euid, 0) != 0 ||
+	    (w->dac_not_effective && drop_effective_dac() != 0))
 		return -1;
 	for (size_t i = 0; i < n_questions; i++) {
 		const struct question *q = &questions[i];
