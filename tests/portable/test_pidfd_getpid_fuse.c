@@ -43,7 +43,8 @@ static void reply(int dev, uint64_t unique, int err, const void *body,
 	};
 
 	memcpy(buf, &header, sizeof header);
-	memcpy(buf + sizeof header, body, size);
+	if (size > 0)
+		memcpy(buf + sizeof header, body, size);
 	if (write(dev, buf, header.len) < 0)
 		_exit(1);
 }
@@ -126,6 +127,9 @@ static int ask(const char *dir)
 		waitpid(server, NULL, 0);
 		return 77;
 	}
+	/* The server holds the connection alone: where it dies, every
+	 * request fails (ENOTCONN) instead of waiting for it. */
+	close(dev);
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	/* The control: the ioctl itself gets the server's pid. */
 	if (ioctl(fd, _IOWR(0xFF, 11, struct pidfd_info_v0), &info) != 0 ||
@@ -148,7 +152,6 @@ static int ask(const char *dir)
 	umount2(dir, MNT_DETACH);
 	kill(server, SIGKILL);
 	waitpid(server, NULL, 0);
-	close(dev);
 	return failed;
 }
 
