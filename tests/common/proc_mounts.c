@@ -96,7 +96,7 @@ int borrow_proc_fd_dir(pid_t owner)
 	return err;
 }
 
-pid_t start_fd_dir_owner(void)
+pid_t start_waiting_child(void)
 {
 	pid_t test_process = getpid();
 	pid_t pid = fork();

@@ -27,10 +27,12 @@ int fake_proc_link(int fd, const char *target);
  * over ours: real procfs, naming other files. Call it single-threaded. */
 int borrow_proc_fd_dir(pid_t owner);
 
-/* An owner for borrow_proc_fd_dir: a child of the calling process, which
- * must stay the one to kill and reap it (a child that has become another
- * user could not: kill, and the parent-death signal, are refused across
- * users), waiting until then with no output of the test held open. */
-pid_t start_fd_dir_owner(void);
+/* A child that waits to be killed, or for its parent's death, with no
+ * output of the test held open (it checks that its parent did not die
+ * before it asked for the signal): an owner for borrow_proc_fd_dir, a
+ * process to have a pidfd of. The calling process must stay the one to
+ * kill and reap it (a child that has become another user could not:
+ * kill, and the parent-death signal, are refused across users). */
+pid_t start_waiting_child(void);
 
 #endif /* TESTS_PROC_MOUNTS_H */

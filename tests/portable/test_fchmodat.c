@@ -385,7 +385,7 @@ static int run_row(const struct row *r, const struct world *w, chmod_fn call)
 	memset(shared, 0, sizeof(*shared));
 	if (reset_modes() != 0)
 		return -1;
-	owner = w->proc == PROC_BORROWED ? start_fd_dir_owner() : -1;
+	owner = w->proc == PROC_BORROWED ? start_waiting_child() : -1;
 	pid = fork();
 	if (pid == 0) {
 		int dirfd;

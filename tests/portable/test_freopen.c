@@ -413,7 +413,7 @@ static bool proven_proc(const struct world *w)
 
 static int run_answers(void)
 {
-	pid_t owner = start_fd_dir_owner();
+	pid_t owner = start_waiting_child();
 	char detail[256];
 
 	if (kernel_reopens_empty_path())

@@ -46,6 +46,7 @@
 #include "execveat.h"
 #include "kernel_env.h"
 #include "pidfd_worlds.h"
+#include "proc_mounts.h"
 #include "refuse_call.h"
 #include "verdicts.h"
 
@@ -125,27 +126,6 @@ static pid_t raw_get_info(int fd)
 	return (pid_t)raw_pidfd_get_info(fd);
 }
 
-/*
- * A child that waits until it is killed, or its parent dies: the parent
- * may die between the fork and the child's prctl (a slow machine,
- * valgrind), so the child checks that it still has the parent it had, or
- * it would wait for ever, holding the test's output open.
- */
-static pid_t fork_waiting_child(void)
-{
-	pid_t parent = getpid();
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(0);
-		pause();
-		_exit(0);
-	}
-	return pid;
-}
-
 static int make_fd(enum fd_kind kind, pid_t *child)
 {
 	int fd;
@@ -154,7 +134,7 @@ static int make_fd(enum fd_kind kind, pid_t *child)
 	switch (kind) {
 	case LIVE_CHILD:
 	case REAPED_CHILD:
-		*child = fork_waiting_child();
+		*child = start_waiting_child();
 		fd = (int)syscall(SYS_pidfd_open, (long)*child, 0L);
 		if (kind == REAPED_CHILD) {
 			kill(*child, SIGKILL);
@@ -450,7 +430,7 @@ static void own_table_fn(const void *world, const void *unused)
 
 	(void)unused;
 	t.fd = make_fd(LIVE_CHILD, &child);
-	t.other = fork_waiting_child();
+	t.other = start_waiting_child();
 	if (t.fd >= 0 && t.other > 0 && private_mount_namespace() == 0 &&
 	    (w->refuse == 0 || refuse_pidfd_get_info(w->refuse) == 0) &&
 	    pthread_create(&thread, NULL, own_table_thread, &t) == 0 &&
