@@ -33,7 +33,23 @@ EXECVEAT_1.3
 pidfd_getpid@@EXECVEAT_1.3
 freopen@@EXECVEAT_1.3
 freopen64@@EXECVEAT_1.3
-faccessat@@EXECVEAT_1.3"
+faccessat@@EXECVEAT_1.3
+EXECVEAT_2.0
+inroot_creat@@EXECVEAT_2.0
+inroot_hardlink@@EXECVEAT_2.0
+inroot_mkdir@@EXECVEAT_2.0
+inroot_mkdir_all@@EXECVEAT_2.0
+inroot_mknod@@EXECVEAT_2.0
+inroot_open@@EXECVEAT_2.0
+inroot_readlink@@EXECVEAT_2.0
+inroot_remove_all@@EXECVEAT_2.0
+inroot_rename@@EXECVEAT_2.0
+inroot_reopen@@EXECVEAT_2.0
+inroot_resolve@@EXECVEAT_2.0
+inroot_resolve_nofollow@@EXECVEAT_2.0
+inroot_rmdir@@EXECVEAT_2.0
+inroot_symlink@@EXECVEAT_2.0
+inroot_unlink@@EXECVEAT_2.0"
 if [ -n "$glibc_node" ]; then
 	expected="$expected
 $glibc_node

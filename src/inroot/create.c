@@ -1,0 +1,79 @@
+/*
+ * inroot_mkdir, inroot_mknod, inroot_symlink: a new name in the
+ * directory held, made by mkdirat, mknodat or symlinkat there. A last
+ * ".", ".." or "/" is answered EEXIST by those calls without a lookup,
+ * as for the kernel's own path; a trailing slash is handed on with the
+ * name, so that only mkdirat accepts it (the others: ENOENT, or EEXIST
+ * where the name exists). The new name is never followed if it is a
+ * symlink: these calls do not.
+ */
+#define _GNU_SOURCE /* O_PATH */
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "../exports.h"
+#include "in_root.h"
+#include "inroot.h"
+#include "../null_check.h"
+
+EXECVEAT_EXPORT int inroot_mkdir(int root, const char *path, mode_t mode)
+{
+	struct held_parent p;
+	int r = libexecveat_hold_parent(root, path, &p);
+
+	if (r == 0) {
+		r = call_result(mkdirat(p.fd, p.name, mode));
+		libexecveat_release_parent(&p);
+	}
+	return answer(r);
+}
+
+/*
+ * The system call itself: glibc's mknodat is a symbol of 2.33, and the
+ * library loads into glibc 2.17. The kernel takes the device number in
+ * 32 bits; one that does not fit is EINVAL, as glibc says.
+ */
+static int make_node(int dir, const char *name, mode_t mode, dev_t dev)
+{
+	unsigned int kernel_dev = (unsigned int)dev;
+
+	if ((dev_t)kernel_dev != dev)
+		return -EINVAL;
+	return call_result((int)syscall(SYS_mknodat, (long)dir,
+					(long)(uintptr_t)name, (long)mode,
+					(long)kernel_dev));
+}
+
+EXECVEAT_EXPORT int inroot_mknod(int root, const char *path, mode_t mode,
+				 dev_t dev)
+{
+	struct held_parent p;
+	int r = libexecveat_hold_parent(root, path, &p);
+
+	if (r == 0) {
+		r = make_node(p.fd, p.name, mode, dev);
+		libexecveat_release_parent(&p);
+	}
+	return answer(r);
+}
+
+EXECVEAT_EXPORT int inroot_symlink(int root, const char *path,
+				   const char *target)
+{
+	struct held_parent p;
+	int r;
+
+	/* The kernel copies the target in before it walks the new name. */
+	if (pointer_is_null(target))
+		return answer(-EFAULT);
+	if (target[0] == '\0')
+		return answer(-ENOENT);
+	r = libexecveat_hold_parent(root, path, &p);
+	if (r == 0) {
+		r = call_result(symlinkat(target, p.fd, p.name));
+		libexecveat_release_parent(&p);
+	}
+	return answer(r);
+}

@@ -1,0 +1,120 @@
+/*
+ * The directory that holds a path's last name, and the open of a path,
+ * both inside a root.
+ *
+ * Why the parent and not the file: a name handed to an *at call on a
+ * directory fd is looked up by the kernel in that directory alone, so a
+ * rename elsewhere cannot take it outside the root. The part of the path
+ * before the last name goes through openat2 with RESOLVE_IN_ROOT, which
+ * gives the same guarantee for every component it walks, whether the
+ * kernel answers it or the library's own walk does (src/openat2.c
+ * decides which, as for any caller of openat2).
+ */
+#define _GNU_SOURCE /* O_PATH */
+#include <string.h>
+
+#include "../exports.h"
+#include "in_root.h"
+#include "../null_check.h"
+#include "../sys.h"
+
+int libexecveat_openat2(int dirfd, const char *path,
+			const struct open_how *how, size_t size);
+
+int libexecveat_inroot_open(int root, const char *path, int flags,
+			    unsigned int mode)
+{
+	struct open_how how = {
+		.flags = (uint64_t)(unsigned int)flags,
+		.mode = mode,
+		.resolve = INROOT_RESOLVE,
+	};
+
+	return call_result(libexecveat_openat2(root, path, &how, sizeof how));
+}
+
+int libexecveat_check_path(const char *path)
+{
+	size_t len;
+
+	if (pointer_is_null(path))
+		return -EFAULT;
+	len = strnlen(path, PATH_MAX);
+	if (len == 0)
+		return -ENOENT;
+	return len == PATH_MAX ? -ENAMETOOLONG : 0;
+}
+
+static enum last_kind kind_of(const char *name, size_t len)
+{
+	if (len == 1 && name[0] == '.')
+		return LAST_IS_DOT;
+	if (len == 2 && name[0] == '.' && name[1] == '.')
+		return LAST_IS_DOTDOT;
+	return LAST_IS_NAME;
+}
+
+/*
+ * Splits p->text as the kernel's lookup of a parent does: trailing
+ * slashes belong to the last name, and a path of slashes only has no
+ * name (the root). Returns where the last name starts; the directory
+ * part is the text before it.
+ */
+static size_t split_last(struct held_parent *p)
+{
+	size_t end = strlen(p->text), start;
+
+	while (end > 0 && p->text[end - 1] == '/')
+		end--;
+	p->trailing_slash = p->text[end] == '/';
+	if (end == 0) {
+		p->kind = LAST_IS_ROOT;
+		p->name = ".";
+		return 0;
+	}
+	start = end;
+	while (start > 0 && p->text[start - 1] != '/')
+		start--;
+	p->kind = kind_of(p->text + start, end - start);
+	p->name = p->text + start;
+	return start;
+}
+
+/* The directory part, opened: "." where the path is one name, the root
+ * itself where it is slashes only. */
+static int open_directory_part(int root, struct held_parent *p,
+			       size_t start)
+{
+	char saved;
+	int fd;
+
+	if (p->kind == LAST_IS_ROOT)
+		return libexecveat_inroot_open(root, "/", O_PATH | O_DIRECTORY |
+					       O_CLOEXEC, 0);
+	if (start == 0)
+		return libexecveat_inroot_open(root, ".", O_PATH | O_DIRECTORY |
+					       O_CLOEXEC, 0);
+	saved = p->text[start];
+	p->text[start] = '\0';
+	fd = libexecveat_inroot_open(root, p->text,
+				     O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+	p->text[start] = saved;
+	return fd;
+}
+
+int libexecveat_hold_parent(int root, const char *path,
+			    struct held_parent *p)
+{
+	int err = libexecveat_check_path(path);
+
+	if (err != 0)
+		return err;
+	strcpy(p->text, path);
+	p->fd = open_directory_part(root, p, split_last(p));
+	return p->fd < 0 ? p->fd : 0;
+}
+
+void libexecveat_release_parent(struct held_parent *p)
+{
+	sys_close(p->fd);
+}

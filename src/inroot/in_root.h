@@ -1,0 +1,77 @@
+/*
+ * What every operation beneath a root shares (include/inroot.h): the
+ * resolve flags, the open of a path inside the root, and the directory
+ * that holds the last name of a path, held open for the one *at call
+ * that acts on that name.
+ *
+ * Inside: 0, an fd or a length on success, -errno on failure; errno is
+ * set once, by answer(), at the public entry.
+ */
+#ifndef EXECVEAT_INROOT_IN_ROOT_H
+#define EXECVEAT_INROOT_IN_ROOT_H
+
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+
+#include "execveat.h" /* RESOLVE_ flags, struct open_how */
+
+/* RESOLVE_IN_ROOT: ".." and absolute links stay inside the root. And no
+ * magic links: a procfs mounted inside a container's root names files
+ * of the host through them. */
+#define INROOT_RESOLVE (RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS)
+
+/* path's file opened with flags (and mode, for O_CREAT) inside root, by
+ * the library's openat2: the kernel's where it answers, the library's
+ * own walk where the call is refused. An fd or -errno. */
+int libexecveat_inroot_open(int root, const char *path, int flags,
+			    unsigned int mode);
+
+/* What the last component of a path is, as the kernel's lookup of a
+ * parent tells (fs/namei.c's LAST_NORM, LAST_DOT, LAST_DOTDOT,
+ * LAST_ROOT). Only a name can be created, removed or renamed; the
+ * others are answered by the *at calls without a lookup. */
+enum last_kind { LAST_IS_NAME, LAST_IS_DOT, LAST_IS_DOTDOT, LAST_IS_ROOT };
+
+struct held_parent {
+	int fd; /* the directory of the last name, O_PATH */
+	enum last_kind kind;
+	bool trailing_slash;
+	/* The last name, with its trailing slashes, which the *at calls
+	 * judge as the kernel's own lookup does; "." for LAST_IS_ROOT, so
+	 * that no name handed to an *at call is ever absolute. */
+	const char *name;
+	char text[PATH_MAX]; /* the caller's path, copied */
+};
+
+/* The kernel's getname(): what a path argument may be. 0, or -EFAULT
+ * (NULL), -ENOENT (""), -ENAMETOOLONG (PATH_MAX bytes or more). A call
+ * of two paths judges both before it walks either. */
+int libexecveat_check_path(const char *path);
+
+/*
+ * Walks all but the last component of path inside root and holds the
+ * directory reached: 0, or the -errno of the path (EFAULT for NULL,
+ * ENOENT for "", ENAMETOOLONG) or of the walk. On 0, release_parent
+ * closes what was held.
+ */
+int libexecveat_hold_parent(int root, const char *path,
+			    struct held_parent *p);
+void libexecveat_release_parent(struct held_parent *p);
+
+/* The public entries' last word: r as it is, or -1 with errno = -r. */
+static inline int answer(int r)
+{
+	if (r >= 0)
+		return r;
+	errno = -r;
+	return -1;
+}
+
+/* The last system call's failure as -errno, or its result. */
+static inline int call_result(int r)
+{
+	return r < 0 ? -errno : r;
+}
+
+#endif /* EXECVEAT_INROOT_IN_ROOT_H */

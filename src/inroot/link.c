@@ -1,0 +1,113 @@
+/*
+ * inroot_hardlink and inroot_rename: two paths beneath the same root,
+ * each walked to the directory of its last name, and one linkat or
+ * renameat2 on the two directories held.
+ *
+ * As the kernel's calls do, both paths are judged before either is
+ * walked, the source first; renameat2's flags before both.
+ */
+#define _GNU_SOURCE /* O_PATH */
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "../exports.h"
+#include "in_root.h"
+#include "inroot.h"
+
+#ifndef RENAME_NOREPLACE
+#define RENAME_NOREPLACE (1U << 0)
+#endif
+#ifndef RENAME_EXCHANGE
+#define RENAME_EXCHANGE (1U << 1)
+#endif
+#ifndef RENAME_WHITEOUT
+#define RENAME_WHITEOUT (1U << 2)
+#endif
+
+static int check_paths(const char *first, const char *second)
+{
+	int err = libexecveat_check_path(first);
+
+	return err != 0 ? err : libexecveat_check_path(second);
+}
+
+/*
+ * The file linkat takes as its source: the kernel looks the source up
+ * whole, not as a parent and a name. A plain last name is looked up in
+ * the directory held; a last ".", "..", "/" or a trailing slash is a
+ * directory (a trailing slash follows a last symlink): it is opened
+ * inside the root, and linkat names it as "." in itself, so that the
+ * kernel answers what it answers for a directory (EEXIST, EXDEV or
+ * EPERM, in that order).
+ */
+static int link_source(int root, const char *target, struct held_parent *p)
+{
+	int r = libexecveat_hold_parent(root, target, p);
+	int dir;
+
+	if (r != 0 || (p->kind == LAST_IS_NAME && !p->trailing_slash))
+		return r;
+	dir = libexecveat_inroot_open(root, target, O_PATH | O_CLOEXEC, 0);
+	if (dir < 0) {
+		libexecveat_release_parent(p);
+		return dir;
+	}
+	libexecveat_release_parent(p);
+	p->fd = dir;
+	p->name = ".";
+	return 0;
+}
+
+EXECVEAT_EXPORT int inroot_hardlink(int root, const char *path,
+				    const char *target)
+{
+	struct held_parent from, to;
+	int r = check_paths(target, path);
+
+	if (r == 0)
+		r = link_source(root, target, &from);
+	if (r != 0)
+		return answer(r);
+	r = libexecveat_hold_parent(root, path, &to);
+	if (r == 0) {
+		r = call_result(linkat(from.fd, from.name, to.fd, to.name, 0));
+		libexecveat_release_parent(&to);
+	}
+	libexecveat_release_parent(&from);
+	return answer(r);
+}
+
+/* renameat2's own checks of its flags, made before any path is read. */
+static int check_rename_flags(unsigned int flags)
+{
+	if (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE | RENAME_WHITEOUT))
+		return -EINVAL;
+	if ((flags & (RENAME_NOREPLACE | RENAME_WHITEOUT)) &&
+	    (flags & RENAME_EXCHANGE))
+		return -EINVAL;
+	return 0;
+}
+
+EXECVEAT_EXPORT int inroot_rename(int root, const char *src, const char *dst,
+				  unsigned int flags)
+{
+	struct held_parent from, to;
+	int r = check_rename_flags(flags);
+
+	if (r == 0)
+		r = check_paths(src, dst);
+	if (r == 0)
+		r = libexecveat_hold_parent(root, src, &from);
+	if (r != 0)
+		return answer(r);
+	r = libexecveat_hold_parent(root, dst, &to);
+	if (r == 0) {
+		/* "." for a last "/" too: renameat2 says EBUSY to both. */
+		r = call_result((int)syscall(SYS_renameat2, (long)from.fd,
+					     from.name, (long)to.fd, to.name,
+					     (long)flags));
+		libexecveat_release_parent(&to);
+	}
+	libexecveat_release_parent(&from);
+	return answer(r);
+}

@@ -1,0 +1,91 @@
+/*
+ * inroot_reopen: a new open file of the file an fd refers to (an O_PATH
+ * fd from inroot_resolve, typically), with new flags. Never by a name
+ * that may now lead elsewhere, which is what makes an fd resolved inside
+ * a root safe to open for reading or writing later. In order:
+ *
+ * 1. the file itself, no name at all: openat(fd, "", O_EMPTYPATH), where
+ *    the kernel has it (Linux 7.2);
+ * 2. a directory through its own ".", which is the directory itself and
+ *    never a link (this needs search permission on it, where /proc does
+ *    not: on EACCES, step 3);
+ * 3. this thread's /proc fd entry for fd, once the fd directory is proven
+ *    procfs and this very table and the entry leads to fd's file
+ *    (proc_fd_dir.c); the new fd is checked to be that file again;
+ * 4. else EOPNOTSUPP: a name looked up again is what this refuses to do.
+ *
+ * O_NOFOLLOW is dropped in step 3: following the fd's entry is the
+ * reopening itself. O_CREAT, O_EXCL and O_TMPFILE make files; EINVAL.
+ */
+#define _GNU_SOURCE /* O_PATH */
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../empty_path.h"
+#include "../exports.h"
+#include "in_root.h"
+#include "inroot.h"
+#include "../proc_fd_dir.h"
+#include "../same_file.h"
+#include "../sys.h"
+
+#ifndef O_TMPFILE
+#define O_TMPFILE (020000000 | O_DIRECTORY)
+#endif
+
+/* The new fd, checked to be st's file: else closed, EAGAIN (another
+ * thread replaced fd meanwhile). */
+static int checked(int fd, const struct stat *st)
+{
+	struct stat now;
+
+	if (fd < 0)
+		return -errno;
+	if (sys_fstat(fd, &now) == 0 && libexecveat_same_file(&now, st))
+		return fd;
+	sys_close(fd);
+	return -EAGAIN;
+}
+
+/* Step 3: the new fd, -errno, or -EOPNOTSUPP with no proven entry. */
+static int reopen_through_proc(int fd, int flags, const struct stat *st)
+{
+	enum proc_fd_dir_verdict verdict;
+	char name[FD_NAME_SIZE];
+	int dir = libexecveat_proc_fd_dir_open(&verdict);
+	int r = -EOPNOTSUPP;
+
+	if (dir < 0)
+		return r;
+	if (libexecveat_proc_fd_names(dir, fd, st)) {
+		libexecveat_fd_name(name, fd);
+		r = checked(openat(dir, name, flags & ~O_NOFOLLOW), st);
+	}
+	sys_close(dir);
+	return r;
+}
+
+static int reopen(int fd, int flags)
+{
+	struct stat st;
+	int r;
+
+	if ((flags & (O_CREAT | O_EXCL)) || (flags & O_TMPFILE) == O_TMPFILE)
+		return -EINVAL;
+	if (sys_fstat(fd, &st) != 0)
+		return -errno;
+	if (libexecveat_kernel_opens_empty_path())
+		return call_result(openat(fd, "", flags | O_EMPTYPATH));
+	if (S_ISDIR(st.st_mode)) {
+		r = checked(openat(fd, ".", flags), &st);
+		if (r != -EACCES)
+			return r;
+	}
+	return reopen_through_proc(fd, flags, &st);
+}
+
+EXECVEAT_EXPORT int inroot_reopen(int fd, int flags)
+{
+	return answer(reopen(fd, flags));
+}
