@@ -1,0 +1,723 @@
+/*
+ * The operations beneath a root (include/inroot.h) through the public
+ * header only, judged by the kernel's own system calls inside a chroot to
+ * a copy of the same tree, in the worlds they exist for: openat2 allowed
+ * (where the kernel has it), refused with ENOSYS or EPERM (a filter of
+ * this test's own, or the refusal already there: kernels before 5.6,
+ * qemu-user), and refused with /proc hidden. Libc-neutral (no cmocka, no
+ * libseccomp): musl, the qemu-user builds and every kernel of the matrix
+ * run it.
+ *
+ *   test-inroot answers|reopen
+ *
+ * answers: a table of calls. Each runs twice on fresh copies of one tree,
+ *   through the library in a forked child (the world made there), and as
+ *   the kernel's call in a child chrooted to the copy; the two must give
+ *   the same result and errno, the same file for an fd, the same link
+ *   text, and leave the two copies alike, outside the root included
+ *   (every tree has a victim beside its root that hostile links name).
+ * reopen: inroot_reopen gives a new fd of the same file with the flags
+ *   asked: through O_EMPTYPATH where the kernel has it (Linux 7.2), a
+ *   directory's ".", or a proven /proc; with /proc hidden, a regular file
+ *   gets EOPNOTSUPP before 7.2 and is reopened on 7.2.
+ *
+ * Needs root (chroot, mount namespaces). Prints one line per case and
+ * "N passed, N failed"; exits 1 if any failed.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "inroot.h"
+
+#ifndef RENAME_NOREPLACE
+#define RENAME_NOREPLACE (1 << 0)
+#define RENAME_EXCHANGE (1 << 1)
+#endif
+#include "kernel_env.h"
+#include "proc_mounts.h"
+#include "verdicts.h"
+
+enum op {
+	RESOLVE, RESOLVE_NOFOLLOW, OPEN, CREAT, MKDIR, MKDIR_ALL, MKNOD,
+	SYMLINK, HARDLINK, RENAME, UNLINK, RMDIR, REMOVE_ALL, READLINK,
+};
+
+struct row {
+	enum op op;
+	const char *path;
+	const char *other; /* symlink's text, hardlink's and rename's other */
+	int arg;	   /* open flags, rename flags, readlink size */
+};
+
+/* The tree: root/ and, beside it, outside/victim, which the hostile links
+ * name and which nothing may touch. */
+static const char *const tree_dirs[] = {
+	"root", "outside", "root/dir", "root/dir/sub", "root/empty",
+	"root/tree", "root/tree/a", "root/tree/a/b",
+};
+static const char *const tree_files[] = {
+	"outside/victim", "root/file", "root/dir/file", "root/tree/a/b/c",
+};
+static const char *const tree_links[][2] = {
+	{ "root/link_dir", "dir" },
+	{ "root/link_file", "file" },
+	{ "root/abs_dir", "/dir" },
+	{ "root/up", "../../../.." },
+	{ "root/escape", "../outside" },
+	{ "root/escape_abs", "/outside/victim" },
+	{ "root/escape_dir", "../../outside" },
+	{ "root/dangling", "nothing" },
+	{ "root/loop", "loop" },
+	{ "root/tree/a/l", "/dir" },
+	{ "root/tree/a/updir", "../../.." },
+};
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static const struct row rows[] = {
+	{ RESOLVE, "file", NULL, 0 },
+	{ RESOLVE, "link_dir/file", NULL, 0 },
+	{ RESOLVE, "up/file", NULL, 0 },
+	{ RESOLVE, "escape_dir/outside/victim", NULL, 0 },
+	{ RESOLVE, "escape_abs", NULL, 0 },
+	{ RESOLVE, "../../outside/victim", NULL, 0 },
+	{ RESOLVE, "/../dir/./sub/..", NULL, 0 },
+	{ RESOLVE, "loop", NULL, 0 },
+	{ RESOLVE, "file/", NULL, 0 },
+	{ RESOLVE, "", NULL, 0 },
+	{ RESOLVE_NOFOLLOW, "link_file", NULL, 0 },
+	{ RESOLVE_NOFOLLOW, "tree/a/l/file", NULL, 0 },
+	{ OPEN, "link_file", NULL, O_RDONLY },
+	{ OPEN, "link_file", NULL, O_RDONLY | O_NOFOLLOW },
+	{ OPEN, "link_dir", NULL, O_RDONLY | O_NOFOLLOW | O_DIRECTORY },
+	{ OPEN, "tree/a/updir/dir", NULL, O_RDONLY | O_DIRECTORY },
+	{ OPEN, "file", NULL, O_WRONLY | O_APPEND },
+	{ CREAT, "dir/new", NULL, O_WRONLY },
+	{ CREAT, "escape", NULL, O_WRONLY },
+	{ CREAT, "dangling", NULL, O_WRONLY },
+	{ CREAT, "dangling", NULL, O_WRONLY | O_NOFOLLOW },
+	{ CREAT, "link_file", NULL, O_WRONLY | O_EXCL },
+	{ CREAT, "up/../new", NULL, O_RDWR },
+	{ MKDIR, "dir/new", NULL, 0 },
+	{ MKDIR, "dir/new/", NULL, 0 },
+	{ MKDIR, "escape_dir/x", NULL, 0 },
+	{ MKDIR, "up/x", NULL, 0 },
+	{ MKDIR, "dir/..", NULL, 0 },
+	{ MKDIR, "/", NULL, 0 },
+	{ MKDIR, "dangling", NULL, 0 },
+	{ MKDIR, "file/x", NULL, 0 },
+	{ MKDIR_ALL, "dir/sub/x/y/z", NULL, 0 },
+	{ MKDIR_ALL, "up/a/../b/c", NULL, 0 },
+	{ MKDIR_ALL, "tree/a/l/new/deeper", NULL, 0 },
+	{ MKDIR_ALL, "escape_dir/outside/x", NULL, 0 },
+	{ MKDIR_ALL, "dangling/x", NULL, 0 },
+	{ MKDIR_ALL, "file/x", NULL, 0 },
+	{ MKDIR_ALL, "link_file/x", NULL, 0 },
+	{ MKDIR_ALL, "dir", NULL, 0 },
+	{ MKNOD, "dir/fifo", NULL, S_IFIFO | 0600 },
+	{ MKNOD, "escape", NULL, S_IFIFO | 0600 },
+	{ MKNOD, "up/node", NULL, S_IFREG | 0600 },
+	{ SYMLINK, "dir/new_link", "/outside/victim", 0 },
+	{ SYMLINK, "escape_dir/outside/l", "x", 0 },
+	{ SYMLINK, "dangling", "x", 0 },
+	{ SYMLINK, "dir/x/", "x", 0 },
+	{ HARDLINK, "dir/hard", "file", 0 },
+	{ HARDLINK, "dir/hard", "escape_abs", 0 },
+	{ HARDLINK, "dir/hard", "escape_dir/outside/victim", 0 },
+	{ HARDLINK, "up/hard", "link_file", 0 },
+	{ HARDLINK, "dir/hard", "dir", 0 },
+	{ HARDLINK, "dir/hard", "dir/..", 0 },
+	{ HARDLINK, "dir/hard", "link_dir/", 0 },
+	{ RENAME, "file", "dir/moved", 0 },
+	{ RENAME, "escape", "up/moved", 0 },
+	{ RENAME, "dir/file", "escape_dir/outside/victim", 0 },
+	{ RENAME, "tree/a", "up/tree/a/b/into_itself", 0 },
+	{ RENAME, "file", "dir/file", RENAME_NOREPLACE },
+	{ RENAME, "file", "dir/file", RENAME_EXCHANGE },
+	{ RENAME, "file", "link_dir/file", RENAME_EXCHANGE },
+	{ RENAME, "dir/.", "x", 0 },
+	{ RENAME, "/", "x", 0 },
+	{ UNLINK, "link_dir", NULL, 0 },
+	{ UNLINK, "link_dir/", NULL, 0 },
+	{ UNLINK, "escape_abs", NULL, 0 },
+	{ UNLINK, "escape_dir/outside/victim", NULL, 0 },
+	{ UNLINK, "up/file", NULL, 0 },
+	{ UNLINK, "dir", NULL, 0 },
+	{ UNLINK, "file/", NULL, 0 },
+	{ RMDIR, "empty", NULL, 0 },
+	{ RMDIR, "empty/", NULL, 0 },
+	{ RMDIR, "dir", NULL, 0 },
+	{ RMDIR, "link_dir/", NULL, 0 },
+	{ RMDIR, "empty/.", NULL, 0 },
+	{ RMDIR, "dir/..", NULL, 0 },
+	{ RMDIR, "/", NULL, 0 },
+	{ REMOVE_ALL, "tree", NULL, 0 },
+	{ REMOVE_ALL, "tree/a/l", NULL, 0 },
+	{ REMOVE_ALL, "link_dir", NULL, 0 },
+	{ REMOVE_ALL, "escape_dir/outside", NULL, 0 },
+	{ REMOVE_ALL, "up/tree/a/b", NULL, 0 },
+	{ REMOVE_ALL, "nothing/at/all", NULL, 0 },
+	{ REMOVE_ALL, "file/x", NULL, 0 },
+	{ READLINK, "escape_abs", NULL, 64 },
+	{ READLINK, "escape_abs", NULL, 4 },
+	{ READLINK, "up/tree/a/l", NULL, 64 },
+	{ READLINK, "file", NULL, 64 },
+	{ READLINK, "link_dir/", NULL, 64 },
+	{ READLINK, "tree/a/l/", NULL, 64 },
+	{ READLINK, "dir/..", NULL, 64 },
+	{ READLINK, "nothing", NULL, 64 },
+};
+
+static const char *const op_names[] = {
+	"resolve", "resolve_nofollow", "open", "creat", "mkdir", "mkdir_all",
+	"mknod", "symlink", "hardlink", "rename", "unlink", "rmdir",
+	"remove_all", "readlink",
+};
+
+/* What a call answered, as a child reports it through a pipe. */
+struct outcome {
+	long ret; /* >= 0: 0, a length, or 1 for "an fd" */
+	int err;
+	int access; /* an fd's F_GETFL & (O_ACCMODE | O_PATH) */
+	char file[128]; /* an fd's file, as a path in the root */
+	char text[64]; /* readlink's text */
+};
+
+static char top[] = "/tmp/test-inroot.XXXXXX";
+
+static int make_tree(const char *at)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	if (mkdir(at, 0755) != 0)
+		return -1;
+	for (size_t i = 0; i < N(tree_dirs); i++) {
+		snprintf(path, sizeof path, "%s/%s", at, tree_dirs[i]);
+		if (mkdir(path, 0755) != 0)
+			return -1;
+	}
+	for (size_t i = 0; i < N(tree_files); i++) {
+		snprintf(path, sizeof path, "%s/%s", at, tree_files[i]);
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+		if (fd < 0 || write(fd, tree_files[i], 4) != 4 || close(fd))
+			return -1;
+	}
+	for (size_t i = 0; i < N(tree_links); i++) {
+		snprintf(path, sizeof path, "%s/%s", at, tree_links[i][0]);
+		if (symlink(tree_links[i][1], path) != 0)
+			return -1;
+	}
+	snprintf(path, sizeof path, "%s/root/fifo", at);
+	return mkfifo(path, 0644);
+}
+
+/* Appends one line per file under dir (relative name rel) to out: name,
+ * type, mode, link text. Sorted by readdir's order; both trees are
+ * listed alike and compared as sorted sets by the caller. */
+static void list_tree(const char *dir, const char *rel, char *out, size_t size)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (d == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		char path[PATH_MAX], name[PATH_MAX], text[128] = "";
+		struct stat st;
+		size_t used = strlen(out);
+
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		snprintf(name, sizeof name, "%s/%s", rel, e->d_name);
+		if (lstat(path, &st) != 0)
+			continue;
+		if (S_ISLNK(st.st_mode) &&
+		    readlink(path, text, sizeof text - 1) < 0)
+			text[0] = '\0';
+		snprintf(out + used, size - used, "%s %o %s\n", name,
+			 (unsigned)st.st_mode, text);
+		if (S_ISDIR(st.st_mode))
+			list_tree(path, name, out, size);
+	}
+	closedir(d);
+}
+
+static int compare_lines(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* list_tree, its lines sorted, so that two trees compare as text. */
+static void sorted_listing(const char *dir, char *out, size_t size)
+{
+	char *raw = calloc(1, size), *lines[512], *save = NULL, *line;
+	size_t n = 0, used = 0;
+
+	list_tree(dir, "", raw, size);
+	for (line = strtok_r(raw, "\n", &save); line != NULL && n < N(lines);
+	     line = strtok_r(NULL, "\n", &save))
+		lines[n++] = line;
+	qsort(lines, n, sizeof lines[0], compare_lines);
+	out[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		used += (size_t)snprintf(out + used, size - used, "%s\n",
+					 lines[i]);
+	free(raw);
+}
+
+/* The path under root of the file with st's identity, or "" (not in the
+ * root: an fd of a file outside it would be an escape). */
+static bool find_file(const char *dir, const char *rel, const struct stat *st,
+		      char *out, size_t size)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	bool found = false;
+
+	if (d == NULL)
+		return false;
+	while (!found && (e = readdir(d)) != NULL) {
+		char path[PATH_MAX], name[PATH_MAX];
+		struct stat here;
+
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		snprintf(name, sizeof name, "%s/%s", rel, e->d_name);
+		if (lstat(path, &here) != 0)
+			continue;
+		if (here.st_dev == st->st_dev && here.st_ino == st->st_ino) {
+			snprintf(out, size, "%.127s", name);
+			found = true;
+		} else if (S_ISDIR(here.st_mode)) {
+			found = find_file(path, name, st, out, size);
+		}
+	}
+	closedir(d);
+	return found;
+}
+
+static void describe_fd(int fd, const char *root, struct outcome *o)
+{
+	struct stat st, root_st;
+
+	o->ret = 1;
+	o->access = fcntl(fd, F_GETFL) & (O_ACCMODE | O_PATH);
+	if (fstat(fd, &st) != 0)
+		snprintf(o->file, sizeof o->file, "(fstat failed)");
+	else if (stat(root, &root_st) == 0 && root_st.st_ino == st.st_ino &&
+		 root_st.st_dev == st.st_dev)
+		snprintf(o->file, sizeof o->file, "/");
+	else if (!find_file(root, "", &st, o->file, sizeof o->file))
+		snprintf(o->file, sizeof o->file, "(not in the root)");
+}
+
+/* The library's call, in root (a path of the tree's copy). */
+static long library_call(const struct row *r, int root, struct outcome *o)
+{
+	switch (r->op) {
+	case RESOLVE: return inroot_resolve(root, r->path);
+	case RESOLVE_NOFOLLOW: return inroot_resolve_nofollow(root, r->path);
+	case OPEN: return inroot_open(root, r->path, r->arg);
+	case CREAT: return inroot_creat(root, r->path, r->arg, 0640);
+	case MKDIR: return inroot_mkdir(root, r->path, 0750);
+	case MKDIR_ALL: return inroot_mkdir_all(root, r->path, 0750);
+	case MKNOD: return inroot_mknod(root, r->path, (mode_t)r->arg, 0);
+	case SYMLINK: return inroot_symlink(root, r->path, r->other);
+	case HARDLINK: return inroot_hardlink(root, r->path, r->other);
+	case RENAME:
+		return inroot_rename(root, r->path, r->other,
+				     (unsigned int)r->arg);
+	case UNLINK: return inroot_unlink(root, r->path);
+	case RMDIR: return inroot_rmdir(root, r->path);
+	case REMOVE_ALL: return inroot_remove_all(root, r->path);
+	case READLINK:
+		return inroot_readlink(root, r->path, o->text,
+				       (size_t)r->arg);
+	}
+	return -1;
+}
+
+/* mkdir -p as the library means it, made of the kernel's calls. */
+static long kernel_mkdir_all(const char *path)
+{
+	char prefix[PATH_MAX];
+	size_t end = 0, len = strlen(path);
+	int fd = -1, made;
+
+	while (end < len) {
+		while (path[end] == '/')
+			end++;
+		while (end < len && path[end] != '/')
+			end++;
+		snprintf(prefix, sizeof prefix, "%.*s", (int)end, path);
+		if (fd >= 0)
+			close(fd);
+		fd = open(prefix, O_PATH | O_DIRECTORY);
+		if (fd >= 0)
+			continue;
+		if (errno != ENOENT)
+			return -1;
+		made = mkdir(prefix, 0750) == 0 ? 0 : errno;
+		if (made != 0 && made != EEXIST)
+			return -1;
+		fd = open(prefix, O_PATH | O_DIRECTORY);
+		if (fd < 0 && errno == ENOENT && made == EEXIST)
+			errno = EEXIST;
+		if (fd < 0)
+			return -1;
+	}
+	return fd;
+}
+
+/* rm -rf of one name, never following a link. */
+static int kernel_remove_tree(int dir, const char *name)
+{
+	DIR *d;
+	struct dirent *e;
+	int sub;
+
+	if (unlinkat(dir, name, 0) == 0)
+		return 0;
+	if (errno != EISDIR)
+		return -1;
+	sub = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+	if (sub < 0 || (d = fdopendir(sub)) == NULL)
+		return -1;
+	while ((e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			kernel_remove_tree(sub, e->d_name);
+	closedir(d);
+	return unlinkat(dir, name, AT_REMOVEDIR);
+}
+
+static void remove_tree(const char *at)
+{
+	if (kernel_remove_tree(AT_FDCWD, at) != 0)
+		fprintf(stderr, "could not remove %s: %s\n", at,
+			strerror(errno));
+}
+
+static bool last_is_dot_or_root(const char *path)
+{
+	size_t end = strlen(path), start;
+
+	while (end > 0 && path[end - 1] == '/')
+		end--;
+	start = end;
+	while (start > 0 && path[start - 1] != '/')
+		start--;
+	return end == 0 || (end - start == 1 && path[start] == '.') ||
+	       (end - start == 2 && path[start] == '.' && path[start + 1] == '.');
+}
+
+static long kernel_remove_all(const char *path)
+{
+	char parent[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	int dir;
+	long r;
+
+	if (last_is_dot_or_root(path))
+		return rmdir(path);
+	snprintf(parent, sizeof parent, "%.*s",
+		 slash ? (int)(slash - path) + 1 : 1, slash ? path : ".");
+	dir = open(parent, O_PATH | O_DIRECTORY);
+	if (dir < 0)
+		return errno == ENOENT ? 0 : -1;
+	errno = 0;
+	r = kernel_remove_tree(dir, slash ? slash + 1 : path);
+	close(dir);
+	return r < 0 && errno == ENOENT ? 0 : r;
+}
+
+/* The kernel's own call, in a chroot to the tree's copy. */
+static long kernel_call(const struct row *r, struct outcome *o)
+{
+	char text[PATH_MAX];
+	long n;
+
+	switch (r->op) {
+	case RESOLVE: return open(r->path, O_PATH);
+	case RESOLVE_NOFOLLOW: return open(r->path, O_PATH | O_NOFOLLOW);
+	case OPEN: return open(r->path, r->arg);
+	case CREAT: return open(r->path, r->arg | O_CREAT, 0640);
+	case MKDIR: return mkdir(r->path, 0750);
+	case MKDIR_ALL: return kernel_mkdir_all(r->path);
+	case MKNOD: return mknod(r->path, (mode_t)r->arg, 0);
+	case SYMLINK: return symlink(r->other, r->path);
+	case HARDLINK: return link(r->other, r->path);
+	case RENAME:
+		return syscall(SYS_renameat2, AT_FDCWD, r->path, AT_FDCWD,
+			       r->other, r->arg);
+	case UNLINK: return unlink(r->path);
+	case RMDIR: return rmdir(r->path);
+	case REMOVE_ALL: return kernel_remove_all(r->path);
+	case READLINK:
+		n = readlink(r->path, text, sizeof text);
+		if (n >= 0)
+			memcpy(o->text, text,
+			       (size_t)n < (size_t)r->arg ? (size_t)n :
+							    (size_t)r->arg);
+		return n;
+	}
+	return -1;
+}
+
+static bool returns_fd(enum op op)
+{
+	return op == RESOLVE || op == RESOLVE_NOFOLLOW || op == OPEN ||
+	       op == CREAT || op == MKDIR_ALL;
+}
+
+static void record(const struct row *r, long ret, const char *root,
+		   struct outcome *o)
+{
+	o->err = ret < 0 ? errno : 0;
+	o->ret = ret < 0 ? -1 : ret;
+	if (ret >= 0 && returns_fd(r->op))
+		describe_fd((int)ret, root, o);
+}
+
+enum world { KERNEL, REFUSED_ENOSYS, REFUSED_EPERM, NO_PROC, WORLDS };
+static const char *const world_names[] = {
+	"openat2 allowed", "openat2 refused, ENOSYS",
+	"openat2 refused, EPERM", "ENOSYS, no /proc",
+};
+
+/* 0, or an errno where the world cannot be made here. */
+static int make_world(enum world w)
+{
+	int err = 0;
+
+	if (w == NO_PROC)
+		err = hide_proc();
+	if (err == 0 && w != KERNEL)
+		err = openat2_refusal() == ENOSYS ?
+			      0 :
+			      block_openat2(w == REFUSED_EPERM ? EPERM : ENOSYS);
+	return err;
+}
+
+#define NOT_MADE (-2)
+
+/* Runs one side in a child: the library in world w (w < WORLDS), or the
+ * kernel in a chroot (w == WORLDS). */
+static int run_side(const struct row *r, int w, const char *at,
+		    struct outcome *o)
+{
+	int fds[2], status;
+	pid_t pid;
+
+	memset(o, 0, sizeof *o);
+	if (pipe(fds) != 0 || (pid = fork()) < 0)
+		return -1;
+	if (pid == 0) {
+		char root[PATH_MAX];
+
+		close(fds[0]);
+		snprintf(root, sizeof root, "%s/root", at);
+		if (w == WORLDS) {
+			if (chroot(root) != 0 || chdir("/") != 0)
+				_exit(3);
+			record(r, kernel_call(r, o), "/", o);
+		} else {
+			int dir = open(root, O_PATH | O_DIRECTORY);
+
+			if (make_world((enum world)w) != 0)
+				_exit(2);
+			record(r, library_call(r, dir, o), root, o);
+		}
+		_exit(write(fds[1], o, sizeof *o) == sizeof *o ? 0 : 3);
+	}
+	close(fds[1]);
+	if (read(fds[0], o, sizeof *o) != sizeof *o)
+		o->ret = NOT_MADE;
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) && WEXITSTATUS(status) == 2 ? NOT_MADE : 0;
+}
+
+static void describe(const struct outcome *o, char *out, size_t size)
+{
+	if (o->ret < 0)
+		snprintf(out, size, "%s", strerror(o->err));
+	else
+		snprintf(out, size, "%ld file=%s access=%#o text=%.*s", o->ret,
+			 o->file, (unsigned)o->access, 64, o->text);
+}
+
+static bool world_not_made[WORLDS];
+
+static void check_row(const struct row *r, enum world w)
+{
+	static char lib_tree[16384], jail_tree[16384];
+	char lib_at[sizeof top + 8], jail_at[sizeof top + 8], name[256];
+	char detail[1024], a[300], b[300];
+	struct outcome lib, kernel;
+	bool same;
+
+	snprintf(lib_at, sizeof lib_at, "%s/lib", top);
+	snprintf(jail_at, sizeof jail_at, "%s/jail", top);
+	snprintf(name, sizeof name, "%s %s%s%s", op_names[r->op], r->path,
+		 r->other ? " " : "", r->other ? r->other : "");
+	if (make_tree(lib_at) != 0 || make_tree(jail_at) != 0) {
+		verdict(false, name, world_names[w], "the tree was not made");
+		return;
+	}
+	if (run_side(r, (int)w, lib_at, &lib) == NOT_MADE) {
+		world_not_made[w] = true;
+	} else {
+		run_side(r, WORLDS, jail_at, &kernel);
+		sorted_listing(lib_at, lib_tree, sizeof lib_tree);
+		sorted_listing(jail_at, jail_tree, sizeof jail_tree);
+		same = lib.ret == kernel.ret && lib.err == kernel.err &&
+		       lib.access == kernel.access &&
+		       strcmp(lib.file, kernel.file) == 0 &&
+		       memcmp(lib.text, kernel.text, sizeof lib.text) == 0;
+		describe(&lib, a, sizeof a);
+		describe(&kernel, b, sizeof b);
+		snprintf(detail, sizeof detail,
+			 "library: %s; kernel in a chroot: %s%s", a, b,
+			 strcmp(lib_tree, jail_tree) == 0 ?
+				 "" :
+				 "; the trees differ afterwards");
+		verdict(same && strcmp(lib_tree, jail_tree) == 0, name,
+			world_names[w], detail);
+	}
+	remove_tree(lib_at);
+	remove_tree(jail_at);
+}
+
+static void answers(void)
+{
+	for (int w = 0; w < WORLDS; w++) {
+		if (w == KERNEL && openat2_refusal() != 0) {
+			printf("# %s: not on this kernel (openat2 answers %s)\n",
+			       world_names[w], strerror(openat2_refusal()));
+			continue;
+		}
+		for (size_t i = 0; i < N(rows) && !world_not_made[w]; i++)
+			check_row(&rows[i], (enum world)w);
+		if (world_not_made[w])
+			printf("# %s: could not be made here (no seccomp "
+			       "filter or mount namespace); the other worlds "
+			       "were checked\n", world_names[w]);
+	}
+}
+
+/* One reopen in world w, in a child: the new fd's file and flags, or
+ * the errno. */
+static void check_reopen(const char *what, const char *path, int flags,
+			 enum world w, int want_err)
+{
+	struct outcome o;
+	char root[PATH_MAX], detail[512], name[256], want[128];
+	int fds[2], status;
+	pid_t pid;
+
+	snprintf(root, sizeof root, "%s/lib/root", top);
+	snprintf(name, sizeof name, "reopen %s", what);
+	memset(&o, 0, sizeof o);
+	if (pipe(fds) != 0 || (pid = fork()) < 0)
+		return;
+	if (pid == 0) {
+		int dir = open(root, O_PATH | O_DIRECTORY);
+		int fd = inroot_resolve(dir, path);
+
+		close(fds[0]);
+		if (make_world(w) != 0)
+			_exit(2);
+		record(&rows[0], inroot_reopen(fd, flags), root, &o);
+		if (o.ret >= 0)
+			o.ret = 1;
+		_exit(write(fds[1], &o, sizeof o) == sizeof o ? 0 : 3);
+	}
+	close(fds[1]);
+	if (read(fds[0], &o, sizeof o) != sizeof o)
+		o.ret = NOT_MADE;
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 2)
+		return;
+	snprintf(want, sizeof want, "/%.120s", path);
+	snprintf(detail, sizeof detail, "want %s, got %s (access %#o)",
+		 want_err != 0 ? strerror(want_err) : want,
+		 o.ret < 0 ? strerror(o.err) : o.file, (unsigned)o.access);
+	verdict(want_err != 0 ? o.ret < 0 && o.err == want_err :
+				o.ret == 1 && strcmp(o.file, want) == 0 &&
+					o.access == (flags & O_ACCMODE),
+		name, world_names[w], detail);
+}
+
+static void reopen(void)
+{
+	char lib_at[sizeof top + 8];
+	bool empty_path = kernel_reopens_empty_path();
+
+	snprintf(lib_at, sizeof lib_at, "%s/lib", top);
+	if (make_tree(lib_at) != 0) {
+		verdict(false, "reopen", "-", "the tree was not made");
+		return;
+	}
+	for (int w = 0; w < WORLDS; w++) {
+		if (w == KERNEL && openat2_refusal() != 0)
+			continue;
+		check_reopen("a file to read", "dir/file", O_RDONLY,
+			     (enum world)w,
+			     w == NO_PROC && !empty_path ? EOPNOTSUPP : 0);
+		check_reopen("a file to write", "file", O_WRONLY | O_APPEND,
+			     (enum world)w,
+			     w == NO_PROC && !empty_path ? EOPNOTSUPP : 0);
+		check_reopen("a directory", "dir/sub", O_RDONLY | O_DIRECTORY,
+			     (enum world)w, 0);
+		check_reopen("a directory to write", "dir", O_WRONLY,
+			     (enum world)w, EISDIR);
+		check_reopen("with O_CREAT", "file", O_RDONLY | O_CREAT,
+			     (enum world)w, EINVAL);
+		check_reopen("a FIFO without a reader, O_NONBLOCK", "fifo",
+			     O_WRONLY | O_NONBLOCK, (enum world)w,
+			     w == NO_PROC && !empty_path ? EOPNOTSUPP : ENXIO);
+	}
+	printf("# O_EMPTYPATH: %s\n", empty_path ? "this kernel has it" :
+						   "not on this kernel");
+	remove_tree(lib_at);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2 || (strcmp(argv[1], "answers") != 0 &&
+			  strcmp(argv[1], "reopen") != 0)) {
+		fprintf(stderr, "usage: %s answers|reopen\n", argv[0]);
+		return 2;
+	}
+	if (geteuid() != 0) {
+		printf("SKIP: needs root (chroot, mount namespaces)\n");
+		return 77;
+	}
+	if (mkdtemp(top) == NULL) {
+		perror("mkdtemp");
+		return 1;
+	}
+	umask(022);
+	if (strcmp(argv[1], "answers") == 0)
+		answers();
+	else
+		reopen();
+	rmdir(top);
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed != 0;
+}
