@@ -16,12 +16,16 @@
  * name only. Operations that create or remove a name never follow it if
  * it is a symlink, as their *at calls do not.
  *
- * Each returns a new fd (close-on-exec, unless the open flags say
- * otherwise), 0, or a length; on failure -1 with errno set to what the
- * kernel's own call answers inside a chroot to root (see inroot(7) for
- * the few documented differences). The names and arguments follow
- * libpathrs's C API (pathrs_inroot_*), so that a program can move
- * between the two.
+ * Each returns a new fd, 0, or a length; on failure -1 with errno set to
+ * what the kernel's own call answers inside a chroot to root (see
+ * inroot(7) for the few documented differences), or EAGAIN where a
+ * rename inside the root moved a directory of the path while it was
+ * walked (asking again is safe; a rename elsewhere on the machine, which
+ * makes the kernel's openat2 say EAGAIN, is walked again by the library
+ * instead). The fds of resolve and mkdir_all are close-on-exec; those
+ * of open, creat and reopen are as their flags say, as with open(2).
+ * The names and arguments follow libpathrs's C API (pathrs_inroot_*),
+ * so that a program can move between the two.
  *
  * Link with -lexecveat (pkg-config: execveat). These are new functions,
  * not the C library's: preloading the library adds nothing here.

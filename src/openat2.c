@@ -80,7 +80,7 @@ static uint64_t newer_open_flags(void)
 }
 
 /* What the kernel would have answered, without the kernel's openat2. */
-static int open_without_openat2(int dirfd, const char *path,
+int libexecveat_open_without_openat2(int dirfd, const char *path,
 				const struct open_how *how, size_t size)
 {
 	int err = libexecveat_open_how_errno(how, size, newer_open_flags);
@@ -112,7 +112,7 @@ EXECVEAT_EXPORT int libexecveat_openat2(int dirfd, const char *path,
 
 	if (atomic_load_explicit(&openat2_refused, memory_order_relaxed) &&
 	    openat2_call_refused())
-		return open_without_openat2(dirfd, path, how, size);
+		return libexecveat_open_without_openat2(dirfd, path, how, size);
 
 	fd = sys_openat2(dirfd, path, how, size);
 	if (fd >= 0 || !errno_may_be_refusal(errno))
@@ -120,7 +120,7 @@ EXECVEAT_EXPORT int libexecveat_openat2(int dirfd, const char *path,
 	/* ENOSYS or EPERM: the policy's, or the file's own (O_NOATIME on
 	 * another user's file, fanotify, a security module)? */
 	if (openat2_call_refused())
-		return open_without_openat2(dirfd, path, how, size);
+		return libexecveat_open_without_openat2(dirfd, path, how, size);
 	return -1;
 }
 

@@ -18,4 +18,12 @@
 int libexecveat_resolve_open(int dirfd, const char *path,
 			     const struct open_how *how);
 
+/*
+ * openat2 as its fallback answers it, checks and all, whether or not the
+ * kernel has the call (src/openat2.c): for a caller that wants the walk's
+ * answer where the kernel's was EAGAIN. An fd, or -1 with errno set.
+ */
+int libexecveat_open_without_openat2(int dirfd, const char *path,
+				     const struct open_how *how, size_t size);
+
 #endif /* EXECVEAT_RESOLVE_H */

@@ -16,6 +16,7 @@
 #include "../exports.h"
 #include "in_root.h"
 #include "../null_check.h"
+#include "../resolve.h"
 #include "../sys.h"
 
 int libexecveat_openat2(int dirfd, const char *path,
@@ -30,7 +31,16 @@ int libexecveat_inroot_open(int root, const char *path, int flags,
 		.resolve = INROOT_RESOLVE,
 	};
 
-	return call_result(libexecveat_openat2(root, path, &how, sizeof how));
+	int fd = call_result(libexecveat_openat2(root, path, &how, sizeof how));
+
+	/* The kernel says EAGAIN to a ".." under RESOLVE_IN_ROOT whenever
+	 * anything on the machine was renamed or mounted meanwhile; the
+	 * walk's identity checks see only renames that moved this path's
+	 * own directories, and answer EAGAIN for those alone. */
+	if (fd == -EAGAIN)
+		fd = call_result(libexecveat_open_without_openat2(
+			root, path, &how, sizeof how));
+	return fd;
 }
 
 int libexecveat_check_path(const char *path)

@@ -2,19 +2,22 @@
  * inroot_mkdir_all: every missing directory of a path, as `mkdir -p`
  * makes them inside a chroot to the root.
  *
- * Each prefix of the path is opened inside the root, and made where it
- * is missing, by the same operations as any other path here: its parent
- * walked inside the root, mkdirat on the name in the directory held. So
- * a rename or a swapped link at any moment can only make the call fail,
- * never make a directory outside the root. Nothing is trusted from one
- * prefix to the next: a directory another process removes or replaces
- * meanwhile is looked up again by the next prefix.
+ * The path is taken one component at a time from a directory held open
+ * beneath the root, starting at the root. A plain name is looked up (and
+ * made, where missing) in that directory alone, opened O_NOFOLLOW: it is
+ * a directory of the one held, so beneath the root as well. Anything
+ * else, "..", a symlink, a name another process changed meanwhile, is
+ * looked up again as the whole prefix so far, inside the root (openat2,
+ * RESOLVE_IN_ROOT), which keeps ".." and links inside it. So each
+ * directory made is made in one that was beneath the root when it was
+ * reached; a rename can make the call fail, never make it touch a
+ * directory that was not the tree's.
  *
- * Each prefix costs one walk of its own: a kernel's openat2 walks it in
- * one call; the library's walk (openat2 refused) costs a call per
- * component, so a path of n missing components costs about n * n / 2.
+ * A path that exists costs one open; each missing component three calls
+ * (a lookup, mkdirat, the open of what it made), on either walk.
  */
 #define _GNU_SOURCE /* O_PATH */
+#include <stdbool.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -40,9 +43,10 @@ static int make_directory(int root, const char *prefix, mode_t mode)
 }
 
 /*
- * prefix opened as a directory, made first where it is missing. Made by
- * another process meanwhile (EEXIST) is found. EEXIST where the name is
- * there but leads nowhere (a dangling link: mkdirat's answer for it).
+ * prefix opened as a directory inside the root, made first where it is
+ * missing. Made by another process meanwhile (EEXIST) is found. EEXIST
+ * where the name is there but leads nowhere (a dangling link: mkdirat's
+ * answer for it).
  */
 static int open_or_make(int root, const char *prefix, mode_t mode)
 {
@@ -58,38 +62,87 @@ static int open_or_make(int root, const char *prefix, mode_t mode)
 	return fd == -ENOENT && made == -EEXIST ? -EEXIST : fd;
 }
 
-/* The end of the component that starts at or after pos (slashes
- * skipped), or 0 where none is left. */
-static size_t next_component_end(const char *text, size_t pos)
+/* name, a directory of dir, opened without following it: -ENOTDIR for a
+ * symlink as for any other file. */
+static int open_child(int dir, const char *name)
 {
-	while (text[pos] == '/')
-		pos++;
-	if (text[pos] == '\0')
-		return 0;
-	while (text[pos] != '\0' && text[pos] != '/')
-		pos++;
-	return pos;
+	return call_result(sys_openat(dir, name, DIRECTORY_FLAGS | O_NOFOLLOW,
+				      0));
+}
+
+/*
+ * The plain name in dir, a directory held beneath the root: opened, or
+ * made and opened. -EAGAIN where it is not a directory of dir's own (a
+ * symlink, a file, or gone again): the whole prefix decides then.
+ */
+static int step_down(int dir, const char *name, mode_t mode)
+{
+	int fd = open_child(dir, name);
+
+	if (fd == -ENOENT) {
+		int made = call_result(mkdirat(dir, name, mode));
+
+		if (made != 0 && made != -EEXIST)
+			return made;
+		fd = open_child(dir, name);
+	}
+	return fd == -ENOTDIR || fd == -ENOENT ? -EAGAIN : fd;
+}
+
+static bool is_dot(const char *name, size_t len)
+{
+	return len == 1 && name[0] == '.';
+}
+
+static bool is_dotdot(const char *name, size_t len)
+{
+	return len == 2 && name[0] == '.' && name[1] == '.';
+}
+
+/* The component text[start .. end) taken from dir: the next directory's
+ * fd (dir itself for "."), or -errno. */
+static int take_component(int root, int dir, char *text, size_t start,
+			  size_t end, mode_t mode)
+{
+	char saved = text[end];
+	int fd = -EAGAIN;
+
+	if (is_dot(text + start, end - start))
+		return dir;
+	text[end] = '\0';
+	if (!is_dotdot(text + start, end - start))
+		fd = step_down(dir, text + start, mode);
+	if (fd == -EAGAIN)
+		fd = open_or_make(root, text, mode);
+	text[end] = saved;
+	return fd;
 }
 
 static int make_all(int root, char *text, mode_t mode)
 {
 	int fd = libexecveat_inroot_open(root, text, DIRECTORY_FLAGS, 0);
-	size_t end = 0;
+	int dir;
+	size_t start = 0, end;
 
 	if (fd != -ENOENT)
 		return fd;
-	while ((end = next_component_end(text, end)) != 0) {
-		char saved = text[end];
-
-		if (fd >= 0)
-			sys_close(fd);
-		text[end] = '\0';
-		fd = open_or_make(root, text, mode);
-		text[end] = saved;
-		if (fd < 0)
-			return fd;
+	/* The root itself for a relative path; "/" under RESOLVE_IN_ROOT
+	 * is the root too. */
+	dir = libexecveat_inroot_open(root, ".", DIRECTORY_FLAGS, 0);
+	while (dir >= 0) {
+		while (text[start] == '/')
+			start++;
+		if (text[start] == '\0')
+			break;
+		for (end = start; text[end] != '\0' && text[end] != '/'; end++)
+			;
+		fd = take_component(root, dir, text, start, end, mode);
+		if (fd != dir)
+			sys_close(dir);
+		dir = fd;
+		start = end;
 	}
-	return fd;
+	return dir;
 }
 
 EXECVEAT_EXPORT int inroot_mkdir_all(int root, const char *path, mode_t mode)
