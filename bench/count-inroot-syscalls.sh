@@ -57,13 +57,14 @@ fi
 # System calls per operation, for each library way, as counted on Linux
 # 6.18 (tmpfs and ext4 alike), the close of a returned fd included.
 # mkdir_all: a walk of the whole path, which stops at the first missing
-# directory, then from the directory held, per missing component, an
-# openat that fails, mkdirat, openat and a close. remove_all: an unlinkat
+# directory, then from the directory held: for the first missing
+# component an openat that fails, mkdirat, openat and a close; for each
+# later one, in the directory just made, mkdirat, openat and a close. remove_all: an unlinkat
 # per entry, one more per directory (EISDIR first), and per directory an
 # openat, two statx (its mount), an lseek, getdents64 and a close.
 declare -A limit=(
-	["mkdir_all|allowed"]=67
-	["mkdir_all|refused"]=69
+	["mkdir_all|allowed"]=52
+	["mkdir_all|refused"]=54
 	["remove_all|allowed"]=1111
 	["remove_all|refused"]=1112
 	["open|allowed"]=2

@@ -13,8 +13,10 @@
  * reached; a rename can make the call fail, never make it touch a
  * directory that was not the tree's.
  *
- * A path that exists costs one open; each missing component three calls
- * (a lookup, mkdirat, the open of what it made), on either walk.
+ * A path that exists costs one open; the first missing component a
+ * lookup, mkdirat and the open of what it made, each later one (in a
+ * directory just made, so empty) mkdirat and the open, and a close of
+ * the directory before, on either walk.
  */
 #define _GNU_SOURCE /* O_PATH */
 #include <stdbool.h>
@@ -73,17 +75,22 @@ static int open_child(int dir, const char *name)
 /*
  * The plain name in dir, a directory held beneath the root: opened, or
  * made and opened. -EAGAIN where it is not a directory of dir's own (a
- * symlink, a file, or gone again): the whole prefix decides then.
+ * symlink, a file, or gone again): the whole prefix decides then. *made
+ * says whether this call made dir, and then whether it made the name:
+ * a directory just made is empty, so its name is made before it is
+ * looked up (EEXIST where another process was first).
  */
-static int step_down(int dir, const char *name, mode_t mode)
+static int step_down(int dir, const char *name, mode_t mode, bool *made)
 {
-	int fd = open_child(dir, name);
+	int fd = *made ? -ENOENT : open_child(dir, name);
 
+	*made = false;
 	if (fd == -ENOENT) {
-		int made = call_result(mkdirat(dir, name, mode));
+		int r = call_result(mkdirat(dir, name, mode));
 
-		if (made != 0 && made != -EEXIST)
-			return made;
+		if (r != 0 && r != -EEXIST)
+			return r;
+		*made = r == 0;
 		fd = open_child(dir, name);
 	}
 	return fd == -ENOTDIR || fd == -ENOENT ? -EAGAIN : fd;
@@ -102,7 +109,7 @@ static bool is_dotdot(const char *name, size_t len)
 /* The component text[start .. end) taken from dir: the next directory's
  * fd (dir itself for "."), or -errno. */
 static int take_component(int root, int dir, char *text, size_t start,
-			  size_t end, mode_t mode)
+			  size_t end, mode_t mode, bool *made)
 {
 	char saved = text[end];
 	int fd = -EAGAIN;
@@ -111,9 +118,11 @@ static int take_component(int root, int dir, char *text, size_t start,
 		return dir;
 	text[end] = '\0';
 	if (!is_dotdot(text + start, end - start))
-		fd = step_down(dir, text + start, mode);
-	if (fd == -EAGAIN)
+		fd = step_down(dir, text + start, mode, made);
+	if (fd == -EAGAIN) {
+		*made = false;
 		fd = open_or_make(root, text, mode);
+	}
 	text[end] = saved;
 	return fd;
 }
@@ -123,6 +132,7 @@ static int make_all(int root, char *text, mode_t mode)
 	int fd = libexecveat_inroot_open(root, text, DIRECTORY_FLAGS, 0);
 	int dir;
 	size_t start = 0, end;
+	bool made = false; /* dir was made by this call */
 
 	if (fd != -ENOENT)
 		return fd;
@@ -136,7 +146,8 @@ static int make_all(int root, char *text, mode_t mode)
 			break;
 		for (end = start; text[end] != '\0' && text[end] != '/'; end++)
 			;
-		fd = take_component(root, dir, text, start, end, mode);
+		fd = take_component(root, dir, text, start, end, mode,
+				    &made);
 		if (fd != dir)
 			sys_close(dir);
 		dir = fd;
