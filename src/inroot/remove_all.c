@@ -75,10 +75,15 @@ static int same_mount(int a, int b)
 	return err != 0 ? err : ma == mb;
 }
 
-/* Every entry of the open directory dir removed, once over. */
+/*
+ * Every entry of the open directory dir removed, once over. An entry
+ * that cannot be removed (a mount point: EBUSY) does not stop the rest,
+ * as with `rm -rf`: the first such error is the answer.
+ */
 static int empty_directory(int dir)
 {
 	char buf[1024];
+	int first_error = 0;
 	long n;
 
 	if (lseek(dir, 0, SEEK_SET) < 0)
@@ -90,12 +95,12 @@ static int empty_directory(int dir)
 					  0 :
 					  remove_entry(dir, e->name);
 
-			if (err != 0 && err != -ENOENT)
-				return err;
+			if (err != 0 && err != -ENOENT && first_error == 0)
+				first_error = err;
 			at += e->reclen;
 		}
 	}
-	return n < 0 ? -errno : 0;
+	return n < 0 ? -errno : first_error;
 }
 
 /* name, a directory of dir on the same mount, emptied and removed. */
@@ -154,8 +159,12 @@ static int not_a_name(enum last_kind kind)
 EXECVEAT_EXPORT int inroot_remove_all(int root, const char *path)
 {
 	struct held_parent p;
-	int r = libexecveat_hold_parent(root, path, &p);
+	int r = libexecveat_check_path(path);
 
+	/* "" names nothing, which is not a path that is missing. */
+	if (r != 0)
+		return answer(r);
+	r = libexecveat_hold_parent(root, path, &p);
 	if (r != 0)
 		return answer(r == -ENOENT ? 0 : r);
 	if (p.kind != LAST_IS_NAME)

@@ -8,7 +8,7 @@
  * libseccomp): musl, the qemu-user builds and every kernel of the matrix
  * run it.
  *
- *   test-inroot answers|reopen
+ *   test-inroot answers|reopen|mounts
  *
  * answers: a table of calls. Each runs twice on fresh copies of one tree,
  *   through the library in a forked child (the world made there), and as
@@ -20,6 +20,9 @@
  *   asked: through O_EMPTYPATH where the kernel has it (Linux 7.2), a
  *   directory's ".", or a proven /proc; with /proc hidden, a regular file
  *   gets EOPNOTSUPP before 7.2 and is reopened on 7.2.
+ * mounts: remove_all beside a tmpfs mounted in the tree and a directory
+ *   from outside the root bound into it: EBUSY, neither entered, every
+ *   other entry removed.
  *
  * Needs root (chroot, mount namespaces). Prints one line per case and
  * "N passed, N failed"; exits 1 if any failed.
@@ -33,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
@@ -724,11 +728,114 @@ static void reopen(void)
 	remove_tree(lib_at);
 }
 
+/* Whether at holds exactly the names listed (NULL-terminated). */
+static bool holds_only(const char *at, const char *const *names)
+{
+	DIR *d = opendir(at);
+	struct dirent *e;
+	size_t seen = 0, listed = 0;
+	bool only = d != NULL;
+
+	while (names[listed] != NULL)
+		listed++;
+	while (only && (e = readdir(d)) != NULL) {
+		bool known = false;
+
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		for (size_t i = 0; i < listed; i++)
+			known = known || strcmp(e->d_name, names[i]) == 0;
+		only = known;
+		seen++;
+	}
+	if (d != NULL)
+		closedir(d);
+	return only && seen == listed;
+}
+
+/*
+ * remove_all over mounts, in a child's own mount namespace: a tmpfs on
+ * root/dir/m and outside/ bound on root/dir/bound are neither entered nor
+ * removed (EBUSY), what they hold stays, and every other entry of dir is
+ * removed all the same, as `rm -rf` does.
+ */
+static int remove_all_over_mounts(const char *at, enum world w)
+{
+	char dir[PATH_MAX], m[PATH_MAX], bound[PATH_MAX], outside[PATH_MAX];
+	char kept[PATH_MAX], root[PATH_MAX];
+	static const char *const left[] = { "m", "bound", NULL };
+	static const char *const victim[] = { "victim", NULL };
+	int fd, r;
+
+	snprintf(root, sizeof root, "%s/root", at);
+	snprintf(dir, sizeof dir, "%s/root/dir", at);
+	snprintf(m, sizeof m, "%s/root/dir/m", at);
+	snprintf(bound, sizeof bound, "%s/root/dir/bound", at);
+	snprintf(outside, sizeof outside, "%s/outside", at);
+	snprintf(kept, sizeof kept, "%s/root/dir/m/kept", at);
+	if (private_mount_namespace() != 0 || mkdir(m, 0755) != 0 ||
+	    mkdir(bound, 0755) != 0 ||
+	    mount("none", m, "tmpfs", 0, NULL) != 0 ||
+	    mount(outside, bound, NULL, MS_BIND, NULL) != 0 ||
+	    (fd = open(kept, O_WRONLY | O_CREAT, 0644)) < 0 || close(fd) != 0)
+		return 2;
+	if (make_world(w) != 0)
+		return 2;
+	fd = open(root, O_PATH | O_DIRECTORY);
+	r = inroot_remove_all(fd, "dir");
+	if (r != -1 || errno != EBUSY)
+		return 10;
+	if (!holds_only(dir, left))
+		return 11;
+	if (access(kept, F_OK) != 0 || !holds_only(outside, victim))
+		return 12;
+	return 0;
+}
+
+static void mounts(void)
+{
+	static const char *const why[] = {
+		[10] = "remove_all did not answer EBUSY",
+		[11] = "dir holds more than its two mount points",
+		[12] = "a mount's own files were removed",
+	};
+	char at[sizeof top + 8];
+
+	for (int w = 0; w < WORLDS; w++) {
+		int status;
+		pid_t pid;
+
+		if (w == KERNEL && openat2_refusal() != 0)
+			continue;
+		if (make_tree(top_child(at, "lib")) != 0) {
+			verdict(false, "remove_all over mounts", world_names[w],
+				"the tree was not made");
+			return;
+		}
+		pid = fork();
+		if (pid == 0)
+			_exit(remove_all_over_mounts(at, (enum world)w));
+		waitpid(pid, &status, 0);
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 2)
+			printf("# remove_all over mounts (%s): the world could "
+			       "not be made here\n", world_names[w]);
+		else
+			verdict(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+				"remove_all over mounts", world_names[w],
+				WIFEXITED(status) && WEXITSTATUS(status) >= 10 &&
+						WEXITSTATUS(status) <= 12 ?
+					why[WEXITSTATUS(status)] :
+					"the child failed");
+		remove_tree(at);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2 || (strcmp(argv[1], "answers") != 0 &&
-			  strcmp(argv[1], "reopen") != 0)) {
-		fprintf(stderr, "usage: %s answers|reopen\n", argv[0]);
+			  strcmp(argv[1], "reopen") != 0 &&
+			  strcmp(argv[1], "mounts") != 0)) {
+		fprintf(stderr, "usage: %s answers|reopen|mounts\n", argv[0]);
 		return 2;
 	}
 	if (geteuid() != 0) {
@@ -742,6 +849,8 @@ int main(int argc, char **argv)
 	umask(022);
 	if (strcmp(argv[1], "answers") == 0)
 		answers();
+	else if (strcmp(argv[1], "mounts") == 0)
+		mounts();
 	else
 		reopen();
 	rmdir(top);
