@@ -17,9 +17,13 @@ set -uo pipefail
 if [ "${1:-}" != --in-chroot ] && [ "${1:-}" != --in-namespace ]; then
 	[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (a chroot to a scratch host)"; exit 77; }
 	unshare -m true 2>/dev/null || { echo "SKIP: cannot make a mount namespace"; exit 77; }
+	# meson names the programs relative to the build tree; the chroot
+	# needs their whole names.
+	inroot=$(realpath "$1") refuse=$(realpath "$2") || exit 1
 	scratch=$(mktemp -d "${TMPDIR:-/tmp}/inroot-tool.XXXXXX") || exit 1
 	status=0
-	unshare -m --propagation private "$0" --in-namespace "$scratch" "$@" || status=$?
+	unshare -m --propagation private "$0" --in-namespace "$scratch" \
+		"$inroot" "$refuse" || status=$?
 	rm -rf --one-file-system "$scratch"
 	exit "$status"
 fi
@@ -255,6 +259,8 @@ check_usage() {
 	run 1 /no-such-root mkdir dir
 }
 
+[ -x "$inroot" ] && [ -x "$refuse" ] ||
+	{ echo "FAIL: $inroot or $refuse cannot be run in the chroot"; exit 1; }
 make_host && make_template || { echo "FAIL: making the scratch host"; exit 1; }
 # The host as the cases must leave it (each case is compared with the
 # last, so that a change is blamed on the case that made it).
