@@ -257,6 +257,13 @@ check_usage() {
 	run 2 "$root" mv --noreplace --exchange a b
 	run 2 "$root"
 	run 1 /no-such-root mkdir dir
+	expect "$err" = "inroot: /no-such-root: No such file or directory" \
+		"a ROOT that cannot be opened is named"
+	run 0 --help
+	expect "${out%%$'\n'*}" = "Usage: inroot ROOT COMMAND [OPTION...] ARG..." \
+		"--help prints the usage"
+	run 0 --version
+	expect "${out% *}" = "inroot (libexecveat)" "--version names the tool"
 }
 
 [ -x "$inroot" ] && [ -x "$refuse" ] ||
