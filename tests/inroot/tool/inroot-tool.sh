@@ -1,0 +1,285 @@
+#!/usr/bin/env bash
+# inroot-tool.sh INROOT REFUSE_CALL: every command of the inroot tool on a
+# root planted with links that lead out of it (to "/", to
+# "../../../../etc", to "/home"), with openat2 allowed and refused with
+# ENOSYS and EPERM (REFUSE_CALL, a seccomp filter). Each case checks the
+# exit status, the effect inside the root, and that nothing outside the
+# root changed.
+#
+# So that a tool that escapes harms nothing, everything runs chrooted to
+# a scratch "host": a tmpfs in a private mount namespace, with this
+# machine's /usr (and the build tree) bound in read-only and marker
+# files where the links lead (/etc/hostname, /home/user,
+# /tmp/outside-marker). The root is /srv/root in there. An escape lands
+# in the scratch host, and the snapshot taken after each case says so.
+set -uo pipefail
+
+if [ "${1:-}" != --in-chroot ] && [ "${1:-}" != --in-namespace ]; then
+	[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (a chroot to a scratch host)"; exit 77; }
+	unshare -m true 2>/dev/null || { echo "SKIP: cannot make a mount namespace"; exit 77; }
+	# meson names the programs relative to the build tree; the chroot
+	# needs their whole names.
+	inroot=$(realpath "$1") refuse=$(realpath "$2") || exit 1
+	scratch=$(mktemp -d "${TMPDIR:-/tmp}/inroot-tool.XXXXXX") || exit 1
+	status=0
+	unshare -m --propagation private "$0" --in-namespace "$scratch" \
+		"$inroot" "$refuse" || status=$?
+	rm -rf --one-file-system "$scratch"
+	exit "$status"
+fi
+
+# In the private mount namespace: the scratch host, then the chroot.
+if [ "$1" = --in-namespace ]; then
+	scratch=$2 inroot=$3 refuse=$4
+	host=$scratch/host
+	build=$(dirname "$(dirname "$inroot")")
+	mkdir -p "$host" && mount -t tmpfs -o mode=0755 tmpfs "$host" || exit 1
+	# This machine's programs, read-only, as the directories or links
+	# (merged /usr) that they are here.
+	for dir in usr bin sbin lib lib32 lib64 libx32; do
+		if [ -L "/$dir" ]; then
+			ln -s "$(readlink "/$dir")" "$host/$dir"
+		elif [ -d "/$dir" ]; then
+			mkdir "$host/$dir" &&
+				mount --bind -o ro "/$dir" "$host/$dir" &&
+				mount -o remount,bind,ro "$host/$dir" || exit 1
+		fi
+	done
+	for dir in "$build" "$(dirname "$(realpath "$0")")"; do
+		mkdir -p "$host$dir" && mount --bind "$dir" "$host$dir" &&
+			mount -o remount,bind,ro "$host$dir" || exit 1
+	done
+	mkdir -p "$host/dev" "$host/proc" && touch "$host/dev/null" &&
+		mount --bind /dev/null "$host/dev/null" &&
+		mount -t proc proc "$host/proc" || exit 1
+	exec chroot "$host" "$(realpath "$0")" --in-chroot "$inroot" "$refuse"
+fi
+
+# In the chroot: "/" is the scratch host.
+inroot=$2 refuse=$3
+root=/srv/root
+# The test's own files, outside the snapshot.
+files=/run/inroot-tool
+failed=0
+cases=0
+
+# The scratch host's markers: what an escape would change.
+make_host() {
+	mkdir -p /etc /home/user /tmp/outside-marker "$root" "$files" &&
+		echo host >/etc/hostname && echo host >/home/user/file &&
+		echo host >/tmp/outside-marker/keep
+}
+
+# The root each case starts from, made once, with links that lead out of
+# it when a program follows them from outside (each starts again at the
+# root when followed inside it).
+make_template() {
+	local t=$files/template
+	mkdir -p "$t/etc" "$t/tmp" "$t/var" "$t/home/user" "$t/usr/lib" \
+			"$t/usr/share/doc" "$t/emptydir" &&
+		echo root >"$t/etc/hostname" &&
+		echo root >"$t/home/user/file" &&
+		echo ID=inroot-test-root >"$t/usr/lib/os-release" &&
+		ln -s /usr/lib/os-release "$t/etc/os-release" &&
+		ln -s / "$t/var/log" &&
+		ln -s ../../../../etc "$t/tmp/x" &&
+		ln -s ../../../../tmp/outside-marker "$t/tmp/up" &&
+		ln -s /home "$t/usr/share/doc/link" &&
+		ln -s /created-by-write "$t/tmp/dangling"
+}
+
+# A fresh copy for each case, in the same directory (its parent, outside
+# the root, stays as it was).
+make_root() {
+	find "$root" -mindepth 1 -delete && cp -a "$files/template/." "$root/"
+}
+
+# What is outside the root: every name on the scratch host's own tmpfs
+# (the bound /usr, /proc and build tree are other mounts, and read-only),
+# with its type, mode, size, link text and times, in the order of the
+# directories' own listings, which tmpfs keeps while nothing changes.
+snapshot() {
+	find / -xdev \( -path "$root" -o -path "$files" \) -prune -o \
+		-printf '%p %y %m %s %l %T@ %C@\n'
+}
+
+fail() {
+	echo "FAIL $world: $*"
+	failed=1
+}
+
+# run WANT_STATUS COMMAND... (the inroot command's words): inroot in the
+# world, its stderr in $err and stdout in $out; its exit status must be
+# WANT_STATUS and the host outside the root unchanged.
+run() {
+	local want=$1 status=0 after
+	shift
+	cases=$((cases + 1))
+	out=$("${prefix[@]}" "$inroot" "$@" 2>"$files/stderr" <"${stdin:-/dev/null}") ||
+		status=$?
+	err=$(<"$files/stderr")
+	what="inroot $*"
+	[ "$status" -eq "$want" ] ||
+		fail "$what: exit $status, expected $want (stderr: $err)"
+	after=$(snapshot)
+	[ "$after" = "$host_before" ] ||
+		fail "$what: changed the host outside the root:" \
+			"$(echo "$host_before" >"$files/before" &&
+				echo "$after" | diff "$files/before" - | grep '^[<>]')"
+	host_before=$after
+}
+
+# expect TEST... DESCRIPTION: after a case, a test of its effect.
+expect() {
+	local description=${*: -1}
+	[ "${@:1:$#-1}" ] || fail "$what: $description"
+}
+
+check_mkdir() {
+	make_root
+	run 0 "$root" mkdir -p var/log/app/sub
+	expect -d "$root/app/sub" "var/log -> / is the root: root/app/sub made"
+	make_root
+	run 0 "$root" mkdir -m 700 tmp/x/newdir
+	expect -d "$root/etc/newdir" "tmp/x -> ../../../../etc is root/etc"
+	expect "$(stat -c %a "$root/etc/newdir")" = 700 "mode 700 given"
+	make_root
+	run 1 "$root" mkdir a/b
+	expect "$err" = "inroot: mkdir a/b: No such file or directory" \
+		"the error line names the command, the path and the reason"
+	# The link's target exists on the host, not in the root.
+	make_root
+	run 1 "$root" mkdir tmp/up/made
+	expect ! -e "$root/tmp/outside-marker" "nothing made in the root"
+	make_root
+	run 1 "$root" mkdir -p tmp/up/deeper
+	expect "$err" = "inroot: mkdir tmp/up/deeper: File exists" \
+		"a link that leads nowhere in the root: mkdirat's EEXIST"
+}
+
+check_rm() {
+	make_root
+	run 0 "$root" rm -r tmp/x
+	expect ! -L "$root/tmp/x" "the link removed"
+	expect -f "$root/etc/hostname" "what it names left alone"
+	make_root
+	run 0 "$root" rm var/log/etc/hostname
+	expect ! -e "$root/etc/hostname" "root/etc/hostname removed"
+	make_root
+	run 0 "$root" rm -r usr/share/doc/link/user
+	expect ! -e "$root/home/user" "root/home/user removed, with its file"
+	make_root
+	run 0 "$root" rm -d var/log/emptydir
+	expect ! -e "$root/emptydir" "root/emptydir removed"
+	make_root
+	run 1 "$root" rm -d var/log/etc
+	expect -f "$root/etc/hostname" "a directory that is not empty stays"
+	make_root
+	run 0 "$root" rm -r var/log/no-such-file
+	run 1 "$root" rm var/log/no-such-file
+}
+
+check_ln() {
+	make_root
+	run 0 "$root" ln -s /etc/passwd usr/share/doc/link/evil
+	expect "$(readlink "$root/home/evil")" = /etc/passwd \
+		"usr/share/doc/link -> /home is root/home: the link made there"
+	make_root
+	run 0 "$root" ln ../../../../etc/hostname var/log/hard
+	expect "$root/hard" -ef "$root/etc/hostname" \
+		"a hard link of root/etc/hostname, '..' stopped at the root"
+	make_root
+	run 0 "$root" ln tmp/x/hostname tmp/hard
+	expect "$root/tmp/hard" -ef "$root/etc/hostname" \
+		"the target's link is followed inside the root"
+}
+
+check_mv() {
+	make_root
+	run 0 "$root" mv tmp/x/hostname var/log/moved
+	expect "$(cat "$root/moved")" = root "root/etc/hostname is now root/moved"
+	make_root
+	run 1 "$root" mv --noreplace var/log/etc/hostname etc/os-release
+	expect "$err" = "inroot: mv var/log/etc/hostname: File exists" \
+		"--noreplace keeps an existing name, a link included"
+	make_root
+	run 0 "$root" mv --exchange tmp/x usr/share/doc/link
+	expect "$(readlink "$root/tmp/x")" = /home "the two links swapped"
+	expect "$(readlink "$root/usr/share/doc/link")" = ../../../../etc \
+		"the two links swapped"
+}
+
+check_mknod() {
+	make_root
+	run 0 "$root" mknod var/log/fifo p
+	expect -p "$root/fifo" "a FIFO in the root"
+	make_root
+	run 0 "$root" mknod -m 600 tmp/x/null c 1 3
+	expect -c "$root/etc/null" "a character device in root/etc"
+	expect "$(stat -c '%t,%T %a' "$root/etc/null")" = "1,3 600" \
+		"device 1,3 with mode 600"
+	run 2 "$root" mknod var/log/fifo2 c
+}
+
+check_read() {
+	make_root
+	run 0 "$root" readlink tmp/x
+	expect "$out" = ../../../../etc "the link's text"
+	run 0 "$root" cat etc/os-release
+	expect "$out" = ID=inroot-test-root \
+		"the absolute link read inside the root, not the host's file"
+	run 0 "$root" cat var/log/tmp/x/hostname
+	expect "$out" = root "two links followed inside the root"
+	run 1 "$root" cat tmp/up/keep
+	run 0 "$root" resolve var/log
+	expect "${out%% *}" = directory "var/log resolves to a directory"
+	run 0 "$root" resolve -n var/log
+	expect "${out%% /*}" = "symbolic link" "-n: the link itself"
+	run 1 "$root" resolve tmp/up
+}
+
+check_write() {
+	make_root
+	echo data >"$files/stdin"
+	stdin=$files/stdin run 0 "$root" write var/log/etc/new
+	expect "$(cat "$root/etc/new")" = data "root/etc/new written"
+	stdin=$files/stdin run 0 "$root" write -m 640 tmp/dangling
+	expect "$(cat "$root/created-by-write")" = data \
+		"a dangling absolute link makes its target in the root"
+	expect "$(stat -c %a "$root/created-by-write")" = 640 "mode 640 given"
+}
+
+check_usage() {
+	make_root
+	run 2 "$root" no-such-command
+	run 2 "$root" mkdir
+	run 2 "$root" mkdir -z dir
+	run 2 "$root" mv --noreplace --exchange a b
+	run 2 "$root"
+	run 1 /no-such-root mkdir dir
+	expect "$err" = "inroot: /no-such-root: No such file or directory" \
+		"a ROOT that cannot be opened is named"
+	run 0 --help
+	expect "${out%%$'\n'*}" = "Usage: inroot ROOT COMMAND [OPTION...] ARG..." \
+		"--help prints the usage"
+	run 0 --version
+	expect "${out% *}" = "inroot (libexecveat)" "--version names the tool"
+}
+
+[ -x "$inroot" ] && [ -x "$refuse" ] ||
+	{ echo "FAIL: $inroot or $refuse cannot be run in the chroot"; exit 1; }
+make_host && make_template || { echo "FAIL: making the scratch host"; exit 1; }
+# The host as the cases must leave it (each case is compared with the
+# last, so that a change is blamed on the case that made it).
+host_before=$(snapshot)
+for world in allowed ENOSYS EPERM; do
+	prefix=()
+	[ "$world" = allowed ] || prefix=("$refuse" openat2 "$world")
+	for check in check_mkdir check_rm check_ln check_mv check_mknod \
+		check_read check_write check_usage; do
+		"$check"
+	done
+done
+echo "inroot-tool: $cases cases in 3 worlds (openat2 allowed, ENOSYS, EPERM)"
+[ "$failed" -eq 0 ] && echo "ok: every command stayed in the root"
+exit "$failed"
