@@ -7,7 +7,9 @@
  * answers as the kernel does where faccessat2 is refused, a pidfd_getpid()
  * that asks the kernel and trusts only a proven /proc, and a freopen()
  * and freopen64() (declared by <stdio.h>) whose NULL name never reopens
- * another file.
+ * another file. Since 2.0, file operations beneath a root directory
+ * (inroot_mkdir_all(), inroot_remove_all() and the others) are declared
+ * in <inroot.h>, not here.
  *
  * Link with -lexecveat (pkg-config: execveat), or preload libexecveat.so.1
  * to replace fexecve(), openat2(), closefrom(), close_range(), fchmodat(),
