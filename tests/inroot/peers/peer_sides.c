@@ -1,0 +1,300 @@
+#define _GNU_SOURCE
+#include "peer_sides.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "inroot.h"
+#include "peer_tree.h"
+
+/* What a call returned (an fd where has_fd): the fd is closed here. */
+static void answer_of(struct peer_answer *a, long rc, bool has_fd)
+{
+	struct stat st;
+
+	memset(a, 0, sizeof *a);
+	if (rc < 0) {
+		a->err = errno;
+		return;
+	}
+	if (!has_fd) {
+		a->value = rc;
+		return;
+	}
+	a->has_file = true;
+	if (fstat((int)rc, &st) == 0) {
+		a->dev = st.st_dev;
+		a->ino = st.st_ino;
+		a->type = st.st_mode & S_IFMT;
+	}
+	a->flags = fcntl((int)rc, F_GETFL);
+	close((int)rc);
+}
+
+static bool returns_fd(enum peer_op op)
+{
+	return op == OP_RESOLVE || op == OP_RESOLVE_NOFOLLOW ||
+	       op == OP_OPEN || op == OP_CREAT || op == OP_MKDIR_ALL;
+}
+
+/* ".", ".." as the last name, trailing slashes aside. */
+static bool last_is_dots(const char *path)
+{
+	size_t end = strlen(path), start;
+
+	while (end > 0 && path[end - 1] == '/')
+		end--;
+	start = end;
+	while (start > 0 && path[start - 1] != '/')
+		start--;
+	return (end - start == 1 && path[start] == '.') ||
+	       (end - start == 2 && path[start] == '.' &&
+		path[start + 1] == '.');
+}
+
+/*
+ * mkdir_all as the header says it, by the kernel's calls alone: each
+ * prefix of path made with mkdir, then opened as a directory, which is
+ * what "a component that exists must lead to a directory" asks; a
+ * prefix that exists but opens to nothing is a symlink that leads
+ * nowhere, mkdir's EEXIST.
+ */
+static int kernel_mkdir_all(const char *path, mode_t mode)
+{
+	char prefix[PATH_MAX];
+	size_t len = strlen(path), end = 0;
+
+	while (end < len) {
+		while (end < len && path[end] == '/')
+			end++;
+		if (end == len)
+			break;
+		while (end < len && path[end] != '/')
+			end++;
+		memcpy(prefix, path, end);
+		prefix[end] = '\0';
+		if (mkdir(prefix, mode) != 0 && errno != EEXIST)
+			return -1;
+		int fd = open(prefix, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0) {
+			if (errno == ENOENT)
+				errno = EEXIST;
+			return -1;
+		}
+		close(fd);
+	}
+	return open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
+/*
+ * remove_all by the kernel's calls: unlink the name; where it is a
+ * directory, empty it through an fd (never following a symlink) and
+ * rmdir it. A name that does not exist is already removed. "." and ".."
+ * are names rmdir refuses: nothing beneath them is touched.
+ */
+static int kernel_remove_all(const char *path)
+{
+	int fd, err;
+
+	if (unlink(path) == 0 || errno == ENOENT)
+		return 0;
+	if (errno != EISDIR)
+		return -1;
+	if (last_is_dots(path))
+		return rmdir(path);
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	err = peer_tree_empty(fd);
+	if (err != 0) {
+		errno = err;
+		return -1;
+	}
+	return rmdir(path);
+}
+
+/* The case asked as the kernel's own call, in the chroot. */
+static long kernel_call(const struct peer_case *c, char *text, size_t size)
+{
+	switch (c->op) {
+	case OP_RESOLVE:
+		return open(c->path, O_PATH | O_CLOEXEC);
+	case OP_RESOLVE_NOFOLLOW:
+		return open(c->path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	case OP_OPEN:
+		return open(c->path, c->flags | O_CLOEXEC);
+	case OP_CREAT:
+		/* O_TMPFILE makes a file without O_CREAT, which it refuses
+		 * (EINVAL). */
+		return open(c->path,
+			    c->flags | O_CLOEXEC |
+				    ((c->flags & O_TMPFILE) == O_TMPFILE ?
+					     0 :
+					     O_CREAT),
+			    c->mode);
+	case OP_MKDIR:
+		return mkdir(c->path, c->mode);
+	case OP_MKDIR_ALL:
+		return kernel_mkdir_all(c->path, c->mode);
+	case OP_MKNOD:
+		return mknod(c->path, c->mode, makedev(c->major, c->minor));
+	case OP_SYMLINK:
+		return symlink(c->other, c->path);
+	case OP_HARDLINK:
+		return link(c->other, c->path);
+	case OP_RENAME:
+		return syscall(SYS_renameat2, AT_FDCWD, c->path, AT_FDCWD,
+			       c->other, (unsigned)c->flags);
+	case OP_UNLINK:
+		return unlink(c->path);
+	case OP_RMDIR:
+		return rmdir(c->path);
+	case OP_REMOVE_ALL:
+		return kernel_remove_all(c->path);
+	case OP_READLINK:
+		return readlink(c->path, text, size);
+	}
+	errno = EINVAL;
+	return -1;
+}
+
+/* The case asked of the library, on root. */
+static long library_call(const struct peer_case *c, int root, char *text,
+			 size_t size)
+{
+	switch (c->op) {
+	case OP_RESOLVE:
+		return inroot_resolve(root, c->path);
+	case OP_RESOLVE_NOFOLLOW:
+		return inroot_resolve_nofollow(root, c->path);
+	case OP_OPEN:
+		return inroot_open(root, c->path, c->flags);
+	case OP_CREAT:
+		return inroot_creat(root, c->path, c->flags, c->mode);
+	case OP_MKDIR:
+		return inroot_mkdir(root, c->path, c->mode);
+	case OP_MKDIR_ALL:
+		return inroot_mkdir_all(root, c->path, c->mode);
+	case OP_MKNOD:
+		return inroot_mknod(root, c->path, c->mode,
+				    makedev(c->major, c->minor));
+	case OP_SYMLINK:
+		return inroot_symlink(root, c->path, c->other);
+	case OP_HARDLINK:
+		return inroot_hardlink(root, c->path, c->other);
+	case OP_RENAME:
+		return inroot_rename(root, c->path, c->other,
+				     (unsigned)c->flags);
+	case OP_UNLINK:
+		return inroot_unlink(root, c->path);
+	case OP_RMDIR:
+		return inroot_rmdir(root, c->path);
+	case OP_REMOVE_ALL:
+		return inroot_remove_all(root, c->path);
+	case OP_READLINK:
+		return inroot_readlink(root, c->path, text, size);
+	}
+	errno = EINVAL;
+	return -1;
+}
+
+/* In the child: the answer, or the harness's errno as a negative err. */
+static void report(int fd, const struct peer_answer *a)
+{
+	ssize_t n = write(fd, a, sizeof *a);
+
+	_exit(n == (ssize_t)sizeof *a ? 0 : 1);
+}
+
+static void report_harness_error(int fd, int err)
+{
+	struct peer_answer a = { .err = -err };
+
+	report(fd, &a);
+}
+
+static void kernel_child(const struct peer_case *c, const char *dir, int fd)
+{
+	struct peer_answer a;
+	char text[PATH_MAX] = "";
+	long rc;
+
+	if (chroot(dir) != 0 || chdir("/") != 0)
+		report_harness_error(fd, errno);
+	rc = kernel_call(c, text, sizeof text - 1);
+	answer_of(&a, rc, returns_fd(c->op));
+	if (c->op == OP_READLINK && rc >= 0)
+		memcpy(a.text, text, (size_t)rc);
+	report(fd, &a);
+}
+
+/* Forks; the child asks the kernel and writes its answer to the pipe. */
+int peer_kernel_side(const struct peer_case *c, const char *dir,
+		     struct peer_answer *a)
+{
+	int pipefd[2], status;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe2(pipefd, O_CLOEXEC) != 0)
+		return errno;
+	pid = fork();
+	if (pid < 0) {
+		int err = errno;
+
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return err;
+	}
+	if (pid == 0) {
+		close(pipefd[0]);
+		kernel_child(c, dir, pipefd[1]);
+	}
+	close(pipefd[1]);
+	n = read(pipefd[0], a, sizeof *a);
+	close(pipefd[0]);
+	if (waitpid(pid, &status, 0) != pid)
+		return errno;
+	if (n != (ssize_t)sizeof *a || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) != 0)
+		return ECHILD;
+	return a->err < 0 ? -a->err : 0;
+}
+
+/* The lowest fd free: the one a leaked fd would have taken. */
+static int lowest_free_fd(int fd)
+{
+	int probe = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+
+	if (probe >= 0)
+		close(probe);
+	return probe;
+}
+
+int peer_library_side(const struct peer_case *c, const char *dir,
+		      struct peer_answer *a, bool *leaked)
+{
+	char text[PATH_MAX] = "";
+	int root = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC), before;
+	long rc;
+
+	if (root < 0)
+		return errno;
+	before = lowest_free_fd(root);
+	rc = library_call(c, root, text, sizeof text - 1);
+	answer_of(a, rc, returns_fd(c->op));
+	if (c->op == OP_READLINK && rc >= 0)
+		memcpy(a->text, text,
+		       (size_t)rc < sizeof text - 1 ? (size_t)rc :
+						      sizeof text - 1);
+	*leaked = lowest_free_fd(root) != before;
+	close(root);
+	return 0;
+}
