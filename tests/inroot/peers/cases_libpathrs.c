@@ -128,6 +128,13 @@ static const char *const deep_tree[] = {
 #define PROTECTED_SYMLINKS                                                     \
 	"the peer runs with fs.protected_symlinks=1; the kernel's answer "     \
 	"follows this machine's setting"
+#define FALLBACK_PROTECTED_SYMLINKS                                            \
+	"openat2(3): the fallback cannot read fs.protected_symlinks without " \
+	"/proc and applies it as 1; where it is 0, it refuses what the "      \
+	"kernel follows"
+#define REOPEN_WITHOUT_PROC                                                    \
+	"inroot.h: reopen opens a file that is no directory through "         \
+	"/proc/self/fd (or Linux 7.2's O_EMPTYPATH), else EOPNOTSUPP"
 #define TRAILING_SLASH_REMOVE_ALL                                              \
 	"libpathrs drops the trailing slash of a file's name; unlink(2) of "   \
 	"\"file/\" is ENOTDIR, and remove_all removes the name as unlink does"
@@ -230,10 +237,46 @@ const struct peer_case libpathrs_cases[] = {
 	   "tmpfs-self/link-self", NAMES("/tmpfs-self/file")),
 	LP("protected_symlinks_selfdir_otheruidsym", OP_RESOLVE,
 	   "tmpfs-self/link-otheruid", FAILS(EACCES),
-	   .why = PROTECTED_SYMLINKS),
+	   .why = PROTECTED_SYMLINKS, .fallback_err = EACCES,
+	   .fallback_why = FALLBACK_PROTECTED_SYMLINKS),
 	LP("protected_symlinks_selfdir_othersym_nofollow",
 	   OP_RESOLVE_NOFOLLOW, "tmpfs-self/link-other",
 	   NAMES("/tmpfs-self/link-other")),
+
+	/* The reopens check_root_resolve makes of each handle it resolved:
+	 * the kernel's open of the same path with the same flags. */
+	LP("complete_dir2 reopen O_RDONLY", OP_REOPEN, "b/c/d/e/f",
+	   NAMES("/b/c/d/e/f"), .flags = O_RDONLY),
+	LP("complete_dir2 reopen O_DIRECTORY", OP_REOPEN, "b/c/d/e/f",
+	   NAMES("/b/c/d/e/f"), .flags = O_DIRECTORY),
+	LP("complete_dir2 reopen O_RDONLY|O_NOFOLLOW", OP_REOPEN, "b/c/d/e/f",
+	   NAMES("/b/c/d/e/f"), .flags = O_RDONLY | O_NOFOLLOW),
+	LP("complete_root_link1 reopen O_PATH|O_NOFOLLOW", OP_REOPEN,
+	   "root-link1", NAMES("/"), .flags = O_PATH | O_NOFOLLOW),
+	LP("complete_file reopen O_RDWR", OP_REOPEN, "b/c/file",
+	   NAMES("/b/c/file"), .flags = O_RDWR,
+	   .without_proc_err = EOPNOTSUPP,
+	   .without_proc_why = REOPEN_WITHOUT_PROC),
+	LP("complete_file reopen O_DIRECTORY", OP_REOPEN, "b/c/file",
+	   FAILS(ENOTDIR), .flags = O_DIRECTORY,
+	   .without_proc_err = EOPNOTSUPP,
+	   .without_proc_why = REOPEN_WITHOUT_PROC),
+	LP("complete_file_link reopen O_RDONLY|O_NOFOLLOW", OP_REOPEN,
+	   "b-file", NAMES("/b/c/file"), .flags = O_RDONLY | O_NOFOLLOW,
+	   .without_proc_err = EOPNOTSUPP,
+	   .without_proc_why = REOPEN_WITHOUT_PROC),
+	LP("complete_file_link reopen O_PATH", OP_REOPEN, "b-file",
+	   NAMES("/b/c/file"), .flags = O_PATH,
+	   .without_proc_err = EOPNOTSUPP,
+	   .without_proc_why = REOPEN_WITHOUT_PROC),
+	LP("complete_fifo reopen O_PATH", OP_REOPEN, "b/fifo",
+	   NAMES("/b/fifo"), .flags = O_PATH,
+	   .without_proc_err = EOPNOTSUPP,
+	   .without_proc_why = REOPEN_WITHOUT_PROC),
+	LP("complete_sock reopen O_PATH|O_DIRECTORY", OP_REOPEN, "b/sock",
+	   FAILS(ENOTDIR), .flags = O_PATH | O_DIRECTORY,
+	   .without_proc_err = EOPNOTSUPP,
+	   .without_proc_why = REOPEN_WITHOUT_PROC),
 
 	/* open_subpath. */
 	LP("noexist", OP_OPEN, "abc", FAILS(ENOENT), .flags = O_RDONLY),

@@ -162,6 +162,9 @@ static const char *const join_enotdir_tree[] = {
 	"MkdirAllHandle refuses mode bits mkdir(2) would not keep (its "       \
 	"ErrInvalidMode); mkdir drops them, and mkdir_all makes each "         \
 	"directory as mkdir makes it"
+#define REOPEN_WITHOUT_PROC                                                    \
+	"inroot.h: reopen opens a file that is no directory through "         \
+	"/proc/self/fd (or Linux 7.2's O_EMPTYPATH), else EOPNOTSUPP"
 #define LEXICAL                                                                \
 	"SecureJoin joins what does not exist lexically, through a dangling " \
 	"symlink or a file, and names a path; the kernel has no file there"
@@ -204,6 +207,26 @@ const struct peer_case securejoin_cases[] = {
 	OPEN("deep-dangling-fileasdir5", "dangling-file/e", FAILS(ENOTDIR)),
 	OPEN("loop", "loop/link", FAILS(ELOOP)),
 	OPEN("loop-basic2", "loop/basic-loop2", FAILS(ELOOP)),
+
+	/* The reopens checkOpenInRoot makes of what it opened. */
+	ROW("securejoin", open_tree, "complete-dir2 reopen O_RDONLY",
+	    OP_REOPEN, "b/c/d/e/f", NAMES("/b/c/d/e/f"), .flags = O_RDONLY),
+	ROW("securejoin", open_tree, "complete-file reopen O_RDWR", OP_REOPEN,
+	    "b/c/file", NAMES("/b/c/file"), .flags = O_RDWR,
+	    .without_proc_err = EOPNOTSUPP,
+	    .without_proc_why = REOPEN_WITHOUT_PROC),
+	ROW("securejoin", open_tree, "complete-file reopen O_DIRECTORY",
+	    OP_REOPEN, "b/c/file", FAILS(ENOTDIR), .flags = O_DIRECTORY,
+	    .without_proc_err = EOPNOTSUPP,
+	    .without_proc_why = REOPEN_WITHOUT_PROC),
+	ROW("securejoin", open_tree, "complete-sock reopen O_PATH", OP_REOPEN,
+	    "b/sock", NAMES("/b/sock"), .flags = O_PATH,
+	    .without_proc_err = EOPNOTSUPP,
+	    .without_proc_why = REOPEN_WITHOUT_PROC),
+	ROW("securejoin", open_tree, "complete-fifo reopen O_PATH|O_DIRECTORY",
+	    OP_REOPEN, "b/fifo", FAILS(ENOTDIR),
+	    .flags = O_PATH | O_DIRECTORY, .without_proc_err = EOPNOTSUPP,
+	    .without_proc_why = REOPEN_WITHOUT_PROC),
 
 	/* OpenInRoot of devices. */
 	DEVICE("char-trailing", "foo/whiteout", NAMES("/foo/whiteout")),

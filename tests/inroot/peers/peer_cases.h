@@ -28,6 +28,7 @@ enum peer_op {
 	OP_RMDIR,            /* inroot_rmdir; rmdir */
 	OP_REMOVE_ALL,       /* inroot_remove_all; rm -rf by kernel calls */
 	OP_READLINK,         /* inroot_readlink; readlink */
+	OP_REOPEN,           /* inroot_reopen(inroot_resolve); open(flags) */
 };
 
 /* What a peer's test expects: an errno, or success and (where it says)
@@ -52,6 +53,11 @@ struct peer_case {
 	/* Where the peer's expectation is not the kernel's answer: what the
 	 * peer does, and why ours answers as the kernel does. */
 	const char *why;
+	/* Answers the library documents where the kernel succeeds (0:
+	 * none), with the documentation's words: where openat2 is refused
+	 * and its own walk answers, and where /proc is hidden too. */
+	int fallback_err, without_proc_err;
+	const char *fallback_why, *without_proc_why;
 };
 
 extern const struct peer_case libpathrs_cases[];

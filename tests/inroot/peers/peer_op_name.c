@@ -17,6 +17,7 @@ const char *peer_op_name(enum peer_op op)
 		[OP_RMDIR] = "rmdir",
 		[OP_REMOVE_ALL] = "remove_all",
 		[OP_READLINK] = "readlink",
+		[OP_REOPEN] = "reopen",
 	};
 
 	return names[op];

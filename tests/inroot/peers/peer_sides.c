@@ -41,11 +41,13 @@ static void answer_of(struct peer_answer *a, long rc, bool has_fd)
 static bool returns_fd(enum peer_op op)
 {
 	return op == OP_RESOLVE || op == OP_RESOLVE_NOFOLLOW ||
-	       op == OP_OPEN || op == OP_CREAT || op == OP_MKDIR_ALL;
+	       op == OP_OPEN || op == OP_CREAT || op == OP_MKDIR_ALL ||
+	       op == OP_REOPEN;
 }
 
-/* ".", ".." as the last name, trailing slashes aside. */
-static bool last_is_dots(const char *path)
+/* A last name rmdir refuses for its form: ".", "..", or none at all
+ * ("/"), trailing slashes aside. */
+static bool last_name_unremovable(const char *path)
 {
 	size_t end = strlen(path), start;
 
@@ -54,7 +56,8 @@ static bool last_is_dots(const char *path)
 	start = end;
 	while (start > 0 && path[start - 1] != '/')
 		start--;
-	return (end - start == 1 && path[start] == '.') ||
+	return end - start == 0 ||
+	       (end - start == 1 && path[start] == '.') ||
 	       (end - start == 2 && path[start] == '.' &&
 		path[start + 1] == '.');
 }
@@ -96,8 +99,9 @@ static int kernel_mkdir_all(const char *path, mode_t mode)
 /*
  * remove_all by the kernel's calls: unlink the name; where it is a
  * directory, empty it through an fd (never following a symlink) and
- * rmdir it. A name that does not exist is already removed. "." and ".."
- * are names rmdir refuses: nothing beneath them is touched.
+ * rmdir it. A name that does not exist is already removed. A name rmdir
+ * refuses for its form (".", "..", the root itself) is not emptied
+ * first: the answer is rmdir's, and nothing beneath it is touched.
  */
 static int kernel_remove_all(const char *path)
 {
@@ -107,7 +111,7 @@ static int kernel_remove_all(const char *path)
 		return 0;
 	if (errno != EISDIR)
 		return -1;
-	if (last_is_dots(path))
+	if (last_name_unremovable(path))
 		return rmdir(path);
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
@@ -160,9 +164,29 @@ static long kernel_call(const struct peer_case *c, char *text, size_t size)
 		return kernel_remove_all(c->path);
 	case OP_READLINK:
 		return readlink(c->path, text, size);
+	case OP_REOPEN:
+		/* The file the path names, opened with the flags: what a
+		 * reopen of the fd resolve found opens again. That file is
+		 * no symlink (resolve followed it): O_NOFOLLOW has nothing
+		 * to refuse. */
+		return open(c->path, (c->flags & ~O_NOFOLLOW) | O_CLOEXEC);
 	}
 	errno = EINVAL;
 	return -1;
+}
+
+/* inroot_reopen of what inroot_resolve found, which is closed. */
+static int reopen_resolved(int root, const char *path, int flags)
+{
+	int fd = inroot_resolve(root, path), r, err;
+
+	if (fd < 0)
+		return -1;
+	r = inroot_reopen(fd, flags);
+	err = errno;
+	close(fd);
+	errno = err;
+	return r;
 }
 
 /* The case asked of the library, on root. */
@@ -200,6 +224,8 @@ static long library_call(const struct peer_case *c, int root, char *text,
 		return inroot_remove_all(root, c->path);
 	case OP_READLINK:
 		return inroot_readlink(root, c->path, text, size);
+	case OP_REOPEN:
+		return reopen_resolved(root, c->path, c->flags);
 	}
 	errno = EINVAL;
 	return -1;
