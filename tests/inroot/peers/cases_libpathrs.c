@@ -107,10 +107,10 @@ static const char *const deep_tree[] = {
 
 /* The reasons shared by many rows. */
 #define NAME_CHECK                                                             \
-	"libpathrs refuses a last name of \".\" or \"..\", a trailing slash "  \
-	"on a name it would make other than a directory, and a path with no " \
-	"last name (\"/\") before it asks the kernel; the kernel's call "      \
-	"answers it by its own rules"
+	"libpathrs checks the last name before it asks the kernel (no \".\", " \
+	"\"..\" or none at all, no trailing slash on a name that is to be no " \
+	"directory) and answers InvalidArgument; the kernel's call answers "   \
+	"by its own rules"
 #define FOLLOWS_LAST                                                           \
 	"libpathrs never follows a last symlink when it creates; the kernel's " \
 	"open(O_CREAT) without O_NOFOLLOW follows it, and so does creat here"
@@ -238,7 +238,8 @@ const struct peer_case libpathrs_cases[] = {
 	LP("protected_symlinks_selfdir_otheruidsym", OP_RESOLVE,
 	   "tmpfs-self/link-otheruid", FAILS(EACCES),
 	   .why = PROTECTED_SYMLINKS, .fallback_err = EACCES,
-	   .fallback_why = FALLBACK_PROTECTED_SYMLINKS),
+	   .fallback_why = FALLBACK_PROTECTED_SYMLINKS,
+	   .protected_link = true),
 	LP("protected_symlinks_selfdir_othersym_nofollow",
 	   OP_RESOLVE_NOFOLLOW, "tmpfs-self/link-other",
 	   NAMES("/tmpfs-self/link-other")),
@@ -454,6 +455,16 @@ const struct peer_case libpathrs_cases[] = {
 	    "deep-rmdir", FAILS(ENOTEMPTY), ),
 	ROW("libpathrs", deep_tree, "deep_dir_remove_all", OP_REMOVE_ALL,
 	    "deep-rmdir", SUCCEEDS, ),
+	/* Its deep link to the root, named with a slash and a dot after it:
+	 * the root must stay whole. */
+	ROW("libpathrs", deep_tree, "deep link to the root, slash: remove_all",
+	    OP_REMOVE_ALL,
+	    "deep-rmdir/d/e/f/g/h/i/j/k/l/m/n/o/p/q/r/s/t/u/v/w/x/y/z/",
+	    FAILS(ENOTDIR), ),
+	ROW("libpathrs", deep_tree, "deep link to the root, dot: remove_all",
+	    OP_REMOVE_ALL,
+	    "deep-rmdir/d/e/f/g/h/i/j/k/l/m/n/o/p/q/r/s/t/u/v/w/x/y/z/.",
+	    FAILS(EINVAL), ),
 	LP("file_remove_dir", OP_RMDIR, "b/c/file", FAILS(ENOTDIR)),
 	LP("file_remove_file", OP_UNLINK, "b/c/file", SUCCEEDS),
 	LP("file_remove_all", OP_REMOVE_ALL, "b/c/file", SUCCEEDS),
@@ -569,6 +580,55 @@ const struct peer_case libpathrs_cases[] = {
 	   .flags = RENAME_EXCHANGE, .why = NAME_CHECK),
 	LP("root_dotdot_trailing_slash_src", OP_RENAME, "../", FAILS(EINVAL),
 	   .other = "b-file", .flags = RENAME_EXCHANGE, .why = NAME_CHECK),
+
+	/* libpathrs asks its symlinks that lead through other symlinks, out
+	 * of the root and back, of resolve and mkdir_all alone; the same
+	 * links as the parents (or last names) of the other operations. */
+	LP("nonlexical parent: mkdir", OP_MKDIR,
+	   "link2/link1_abs/target_abs/new", NAMES("/target/new"),
+	   .mode = 0755),
+	LP("escaping parent: mkdir", OP_MKDIR, "escape-link1/new",
+	   NAMES("/target/new"), .mode = 0755),
+	LP("nonlexical parent: creat", OP_CREAT, "link3/target_rel/newfile",
+	   NAMES("/target/newfile"), .flags = O_WRONLY, .mode = 0644),
+	LP("escaping parent: creat", OP_CREAT, "escape-link2/newfile",
+	   NAMES("/target/newfile"), .flags = O_WRONLY, .mode = 0644),
+	LP("dangling last: creat", OP_CREAT, "a-fake1", NAMES("/a/fake"),
+	   .flags = O_WRONLY, .mode = 0644),
+	LP("dangling absolute last: creat", OP_CREAT, "c/a-fake1",
+	   NAMES("/a/fake"), .flags = O_WRONLY, .mode = 0644),
+	LP("dangling last: creat O_NOFOLLOW", OP_CREAT, "a-fake1",
+	   FAILS(ELOOP), .flags = O_WRONLY | O_NOFOLLOW, .mode = 0644),
+	LP("escaping last: creat", OP_CREAT, "escape-link1", FAILS(EISDIR),
+	   .flags = O_WRONLY, .mode = 0644),
+	LP("nonlexical parent: symlink", OP_SYMLINK, "link1/target_abs/newlink",
+	   NAMES("/target/newlink"), .other = "../b"),
+	LP("nonlexical parent: hardlink", OP_HARDLINK, "link1/target_rel/hl",
+	   NAMES("/target/hl"), .other = "b-file"),
+	LP("nonlexical parent: rename", OP_RENAME, "b/c/file", SUCCEEDS,
+	   .other = "link1/target_abs/moved"),
+	LP("nonlexical last: rename", OP_RENAME, "link1/target_rel", SUCCEEDS,
+	   .other = "moved-link"),
+	LP("nonlexical last: unlink", OP_UNLINK, "link1/target_abs", SUCCEEDS),
+	LP("nonlexical last: rmdir", OP_RMDIR, "link1/target_abs",
+	   FAILS(ENOTDIR)),
+	LP("nonlexical last, slash: rmdir", OP_RMDIR, "link1/target_abs/",
+	   FAILS(ENOTDIR)),
+	LP("nonlexical last: remove_all", OP_REMOVE_ALL, "link1/target_abs",
+	   SUCCEEDS),
+	LP("nonlexical last, slash: remove_all", OP_REMOVE_ALL,
+	   "link1/target_abs/", FAILS(ENOTDIR)),
+	LP("root link, slash: remove_all", OP_REMOVE_ALL, "root-link1/",
+	   FAILS(ENOTDIR)),
+	LP("root link, dot: remove_all", OP_REMOVE_ALL, "root-link3/.",
+	   FAILS(EINVAL)),
+	LP("nonlexical parent: remove_all", OP_REMOVE_ALL, "e/f", SUCCEEDS),
+	LP("nonlexical parent: readlink", OP_READLINK,
+	   "link2/link1_abs/target_rel", NAMES("../target")),
+	LP("escaping parent: mkdir_all", OP_MKDIR_ALL, "escape-link2/x/y",
+	   NAMES("/target/x/y"), .mode = 0755),
+	LP("root link parent: mknod", OP_MKNOD, "root-link3/newfifo",
+	   NAMES("/newfifo"), .mode = S_IFIFO | 0644),
 
 	/* mkdir_all. */
 	LP("invalid_mode_type", OP_MKDIR_ALL, "foo", FAILS(EINVAL),

@@ -10,6 +10,7 @@
 #ifndef TESTS_INROOT_PEER_CASES_H
 #define TESTS_INROOT_PEER_CASES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -58,6 +59,9 @@ struct peer_case {
 	 * and its own walk answers, and where /proc is hidden too. */
 	int fallback_err, without_proc_err;
 	const char *fallback_why, *without_proc_why;
+	/* It follows another user's link in a sticky world-writable
+	 * directory, which fs.protected_symlinks decides. */
+	bool protected_link;
 };
 
 extern const struct peer_case libpathrs_cases[];

@@ -1,9 +1,10 @@
 /*
  * The two sides a peer's case is asked of: the kernel's own calls in a
- * chroot to the tree (the judge), asked in a forked child, so that the
- * chroot does not outlive the question; and the library's operation on an
- * fd of the tree, asked in the calling process, which has made the world
- * it is asked in (openat2 refused, /proc hidden).
+ * chroot to the tree (the judge), and the library's operation on an fd of
+ * the tree. Both are asked in the calling process, which is a child the
+ * test forked for them: for the kernel, one whose root may move; for the
+ * library, one that has made the world it is asked in (openat2 refused,
+ * /proc hidden).
  */
 #ifndef TESTS_INROOT_PEER_SIDES_H
 #define TESTS_INROOT_PEER_SIDES_H
@@ -25,8 +26,8 @@ struct peer_answer {
 	char text[PATH_MAX]; /* what readlink read */
 };
 
-/* The kernel's answer to c in a chroot to dir: 0, or an errno where the
- * question could not be asked (fork, chroot). */
+/* The kernel's answer to c in a chroot to dir, this process's root put
+ * back after: 0, or an errno where the question could not be asked. */
 int peer_kernel_side(const struct peer_case *c, const char *dir,
 		     struct peer_answer *a);
 
