@@ -2,7 +2,9 @@
  * The peers' cases (peer_cases.h: libpathrs's and filepath-securejoin's
  * tests of their operations beneath a root), asked of the library and of
  * the kernel in a chroot to a copy of the same tree. The kernel's answer
- * is asked once per row; the library's four times: with openat2, and
+ * is asked once per row (in one child, whose root moves to each tree for
+ * the call); the library's four times, each world in a child of its own:
+ * with openat2, and
  * with openat2 refused by a seccomp filter (ENOSYS, EPERM, and ENOSYS
  * with /proc hidden), where its own walk answers. A row passes where the
  * library answers as the kernel does (the same errno, or the same file
@@ -22,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -44,7 +47,7 @@ static int top_fd = -1;
 static const struct peer_case **rows;
 static size_t row_count;
 
-/* The kernel's answer to a row, and what it left. */
+/* One side's answer to a row, and what it left. */
 struct truth {
 	int harness_err; /* the question could not be asked */
 	bool leaked;     /* the library left an fd open */
@@ -188,7 +191,10 @@ static int ask_in_tree(const struct peer_case *c, const char *dir_name,
 
 	snprintf(dir, sizeof dir, "%s/%s", top, dir_name);
 	memset(t, 0, sizeof *t);
-	err = peer_tree_build(dir, c->tree);
+	/* What a child the library killed left. */
+	err = peer_tree_remove(dir);
+	if (err == 0)
+		err = peer_tree_build(dir, c->tree);
 	setting = protected_symlinks_now();
 	if (err == 0)
 		err = kernel ? peer_kernel_side(c, dir, &t->answer) :
@@ -527,6 +533,10 @@ static bool row_agrees(size_t i, const struct world *w)
 /* The exit status of a world's child that could not make its world. */
 #define WORLD_MISSING 77
 
+/* The row a world's child is asking, shared with the test: where the
+ * child dies, the row that killed it. */
+static size_t *asking;
+
 /* In a child: the world made, then every row asked of the library in it;
  * exits 0 where each agrees with the kernel. */
 static void world_child(const struct world *w)
@@ -540,8 +550,10 @@ static void world_child(const struct world *w)
 		fflush(stdout);
 		_exit(WORLD_MISSING);
 	}
-	for (size_t i = 0; i < row_count; i++)
+	for (size_t i = 0; i < row_count; i++) {
+		*asking = i;
 		failures += !row_agrees(i, w);
+	}
 	printf("# %s: %zu rows, %d where the library is not the kernel "
 	       "(%.1f s)\n",
 	       w->name, row_count, failures, seconds_now() - start);
@@ -568,9 +580,14 @@ static void run_world(const struct world *w)
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == WORLD_MISSING)
 		skip();
-	if (WIFSIGNALED(status))
-		printf("not ok: the world \"%s\" ended by signal %d\n",
-		       w->name, WTERMSIG(status));
+	if (WIFSIGNALED(status)) {
+		char row[3 * PATH_MAX];
+
+		describe_row(rows[*asking], row, sizeof row);
+		printf("not ok %s (%s): the library's process ended by "
+		       "signal %d\n",
+		       row, w->name, WTERMSIG(status));
+	}
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
@@ -693,8 +710,17 @@ int main(void)
 		       "this needs root\n");
 		return 77;
 	}
+	/* Lines as they come: a child's last ones are not lost where the
+	 * library kills it. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	/* The modes of what both sides make are compared: one umask. */
 	umask(022);
+	asking = mmap(NULL, sizeof *asking, PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (asking == MAP_FAILED) {
+		perror("test-inroot-peer-cases: mmap");
+		return 1;
+	}
 	top_fd = scratch_dir_make(top);
 	protected_symlinks_fd = open("/proc/sys/fs/protected_symlinks",
 				     O_RDONLY | O_CLOEXEC);
