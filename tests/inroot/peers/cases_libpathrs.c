@@ -583,7 +583,9 @@ const struct peer_case libpathrs_cases[] = {
 
 	/* libpathrs asks its symlinks that lead through other symlinks, out
 	 * of the root and back, of resolve and mkdir_all alone; the same
-	 * links as the parents (or last names) of the other operations. */
+	 * links as the parents (or last names) of the other operations.
+	 * These rows are ours, on its tree: what they expect is the kernel's
+	 * answer, as the test found it. */
 	LP("nonlexical parent: mkdir", OP_MKDIR,
 	   "link2/link1_abs/target_abs/new", NAMES("/target/new"),
 	   .mode = 0755),
@@ -629,6 +631,35 @@ const struct peer_case libpathrs_cases[] = {
 	   NAMES("/target/x/y"), .mode = 0755),
 	LP("root link parent: mknod", OP_MKNOD, "root-link3/newfifo",
 	   NAMES("/newfifo"), .mode = S_IFIFO | 0644),
+	/* A trailing slash after a symlink's name: the kernel follows the
+	 * link where it looks the name up, and not where it acts on the
+	 * name itself. */
+	LP("link to a directory, slash: readlink", OP_READLINK, "e/",
+	   FAILS(EINVAL)),
+	LP("link to a directory, slash: unlink", OP_UNLINK, "e/",
+	   FAILS(ENOTDIR)),
+	LP("link to a directory, slash: rmdir", OP_RMDIR, "e/",
+	   FAILS(ENOTDIR)),
+	LP("link to a directory, slash: rename", OP_RENAME, "e/",
+	   FAILS(ENOTDIR), .other = "moved"),
+	LP("link to a directory, slash: hardlink", OP_HARDLINK, "new",
+	   FAILS(EPERM), .other = "e/"),
+	LP("link to a directory, slash: symlink", OP_SYMLINK, "e/",
+	   FAILS(EEXIST), .other = "x"),
+	LP("link to a directory, slash: mkdir", OP_MKDIR, "e/",
+	   FAILS(EEXIST), .mode = 0755),
+	LP("link to a directory, slash: mkdir_all", OP_MKDIR_ALL, "e/",
+	   NAMES("/b/c/d/e"), .mode = 0755),
+	LP("dangling link, slash: mkdir", OP_MKDIR, "a-fake1/",
+	   FAILS(EEXIST), .mode = 0755),
+	LP("dangling link, slash: mkdir_all", OP_MKDIR_ALL, "a-fake1/",
+	   FAILS(EEXIST), .mode = 0755),
+	LP("dangling link, slash: creat", OP_CREAT, "a-fake1/", FAILS(EISDIR),
+	   .flags = O_WRONLY, .mode = 0644),
+	LP("dangling link, slash: remove_all", OP_REMOVE_ALL, "a-fake1/",
+	   FAILS(ENOTDIR)),
+	LP("dangling link, slash: rename", OP_RENAME, "a", FAILS(ENOTDIR),
+	   .other = "a-fake1/"),
 
 	/* mkdir_all. */
 	LP("invalid_mode_type", OP_MKDIR_ALL, "foo", FAILS(EINVAL),
