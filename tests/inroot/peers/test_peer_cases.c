@@ -481,7 +481,7 @@ static bool row_agrees(size_t i, const struct world *w)
 	const struct truth *k = &truths[i];
 	char row[3 * PATH_MAX], kd[PATH_MAX + 64], ld[PATH_MAX + 64];
 	struct truth l;
-	bool same_tree, same;
+	bool same_tree, answers;
 	int err;
 
 	if (k->harness_err != 0)
@@ -515,8 +515,8 @@ static bool row_agrees(size_t i, const struct world *w)
 		free(l.tree);
 		return !l.leaked;
 	}
-	same = same_answer(c, k, &l) && !l.leaked;
-	if (!same_answer(c, k, &l) || !same_tree) {
+	answers = same_answer(c, k, &l);
+	if (!answers || !same_tree) {
 		printf("not ok %s (%s): the kernel answers %s, the library "
 		       "%s%s\n",
 		       row, world_name,
@@ -527,7 +527,7 @@ static bool row_agrees(size_t i, const struct world *w)
 			print_tree_difference(k->tree, l.tree);
 	}
 	free(l.tree);
-	return same && same_tree;
+	return answers && same_tree && !l.leaked;
 }
 
 /* The exit status of a world's child that could not make its world. */
