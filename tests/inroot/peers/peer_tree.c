@@ -20,6 +20,7 @@ struct tree_line {
 	char path[PATH_MAX];
 	char target[PATH_MAX];
 	bool has_mode, has_owner, has_dev;
+	off_t size;
 	mode_t mode;
 	uid_t uid;
 	gid_t gid;
@@ -45,6 +46,8 @@ static int parse_line(const char *text, struct tree_line *l)
 		else if (field[0] == '@')
 			l->has_owner = sscanf(field + 1, "%u:%u", &l->uid,
 					      &l->gid) == 2;
+		else if (field[0] == '+')
+			l->size = (off_t)strtoll(field + 1, NULL, 10);
 		else if (field[0] == '^')
 			l->has_dev = sscanf(field + 1, "%u:%u", &l->major,
 					    &l->minor) == 2;
@@ -119,6 +122,8 @@ static int build_line(const char *dir, const char *text)
 		err = make_parents(dir, l.path);
 	if (err == 0)
 		err = make_inode(dir, &l, full);
+	if (err == 0 && l.size > 0 && truncate(full, l.size) != 0)
+		err = errno;
 	if (err == 0 && l.has_owner &&
 	    lchown(full, l.uid, l.gid) != 0)
 		err = errno;

@@ -4,11 +4,12 @@
  * that two copies can be compared, and searched for the name of a file an
  * fd holds.
  *
- * A line is "KIND PATH [TARGET] [=MODE] [@UID:GID] [^MAJOR:MINOR]":
+ * A line is "KIND PATH [TARGET] [=MODE] [@UID:GID] [^MAJOR:MINOR] [+SIZE]":
  * KIND d (directory), f (regular file), l (symlink, TARGET its text),
  * h (hard link of TARGET, a path in the tree), p (fifo), s (socket),
  * c or b (device). Missing parents are made 0755; MODE is set with
- * chmod after the owner (chown clears the set-id bits).
+ * chmod after the owner (chown clears the set-id bits); a regular file
+ * is SIZE bytes long (a hole), so that a truncation shows.
  */
 #ifndef TESTS_INROOT_PEER_TREE_H
 #define TESTS_INROOT_PEER_TREE_H
