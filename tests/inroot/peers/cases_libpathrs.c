@@ -155,8 +155,8 @@ static const char *const e2e_tree[] = {
 	"/proc and applies it as 1; where it is 0, it refuses what the "      \
 	"kernel follows"
 #define REOPEN_WITHOUT_PROC                                                    \
-	"inroot.h: reopen opens a file that is no directory through "         \
-	"/proc/self/fd (or Linux 7.2's O_EMPTYPATH), else EOPNOTSUPP"
+	"inroot(3): reopen opens a file that is no directory through a "      \
+	"proven /proc/self/fd (or Linux 7.2's O_EMPTYPATH), else EOPNOTSUPP"
 #define TRAILING_SLASH_REMOVE_ALL                                              \
 	"libpathrs drops the trailing slash of a file's name; unlink(2) of "   \
 	"\"file/\" is ENOTDIR, and remove_all removes the name as unlink does"

@@ -163,8 +163,8 @@ static const char *const join_enotdir_tree[] = {
 	"ErrInvalidMode); mkdir drops them, and mkdir_all makes each "         \
 	"directory as mkdir makes it"
 #define REOPEN_WITHOUT_PROC                                                    \
-	"inroot.h: reopen opens a file that is no directory through "         \
-	"/proc/self/fd (or Linux 7.2's O_EMPTYPATH), else EOPNOTSUPP"
+	"inroot(3): reopen opens a file that is no directory through a "      \
+	"proven /proc/self/fd (or Linux 7.2's O_EMPTYPATH), else EOPNOTSUPP"
 #define LEXICAL                                                                \
 	"SecureJoin joins what does not exist lexically, through a dangling " \
 	"symlink or a file, and names a path; the kernel has no file there"

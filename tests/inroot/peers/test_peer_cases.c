@@ -420,7 +420,8 @@ static void print_tree_difference(const char *k, const char *l)
 }
 
 /* The open flags the library may add to the kernel's: openat2(3)'s
- * NOTES (an O_NOFOLLOW it walked with, O_DIRECTORY on a directory). */
+ * NOTES, which inroot(3) names (an O_NOFOLLOW it walked with, O_DIRECTORY
+ * on a directory). */
 static bool same_flags(int kernel, int library)
 {
 	int extra = library & ~kernel;
