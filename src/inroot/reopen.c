@@ -75,6 +75,9 @@ static int reopen(int fd, int flags)
 		return -EINVAL;
 	if (sys_fstat(fd, &st) != 0)
 		return -errno;
+	/* The open's own answer, whichever way it would be made. */
+	if ((flags & O_DIRECTORY) && !S_ISDIR(st.st_mode))
+		return -ENOTDIR;
 	if (libexecveat_kernel_opens_empty_path())
 		return call_result(openat(fd, "", flags | O_EMPTYPATH));
 	if (S_ISDIR(st.st_mode)) {
