@@ -1,0 +1,371 @@
+#define _GNU_SOURCE
+#include "question_set.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* Every operation, as asked of each path: the path is the operation's
+ * first name, or (path_second) the other name is, and the path the
+ * second. */
+static const struct variant {
+	enum op op;
+	int flags;
+	mode_t mode;
+	const char *other;
+	bool path_second;
+	size_t size;
+} variants[] = {
+	{ .op = OP_RESOLVE },
+	{ .op = OP_RESOLVE_NOFOLLOW },
+	/* O_NONBLOCK wherever a FIFO would wait for its other end: an
+	 * answer (an fd, or ENXIO) instead of a hang. */
+	{ .op = OP_OPEN, .flags = O_RDONLY | O_NONBLOCK },
+	{ .op = OP_OPEN, .flags = O_WRONLY | O_NONBLOCK },
+	{ .op = OP_OPEN, .flags = O_RDWR | O_NONBLOCK },
+	{ .op = OP_OPEN, .flags = O_WRONLY | O_TRUNC | O_NONBLOCK },
+	{ .op = OP_OPEN, .flags = O_RDONLY | O_DIRECTORY },
+	{ .op = OP_OPEN, .flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK },
+	{ .op = OP_OPEN, .flags = O_RDONLY | O_NOFOLLOW | O_DIRECTORY },
+	{ .op = OP_OPEN, .flags = O_PATH },
+	{ .op = OP_OPEN, .flags = O_PATH | O_NOFOLLOW | O_DIRECTORY },
+	{ .op = OP_CREAT, .flags = O_WRONLY | O_NONBLOCK, .mode = 0640 },
+	{ .op = OP_CREAT, .flags = O_WRONLY | O_EXCL | O_NONBLOCK, .mode = 0640 },
+	{ .op = OP_CREAT, .flags = O_RDWR | O_NOFOLLOW | O_NONBLOCK, .mode = 0604 },
+	{ .op = OP_CREAT, .flags = O_WRONLY | O_EXCL | O_NOFOLLOW | O_NONBLOCK, .mode = 0600 },
+	/* EINVAL since Linux 6.4. */
+	{ .op = OP_CREAT, .flags = O_RDONLY | O_DIRECTORY, .mode = 0755 },
+	{ .op = OP_MKDIR, .mode = 0750 },
+	{ .op = OP_MKDIR_ALL, .mode = 0751 },
+	{ .op = OP_MKNOD, .mode = S_IFIFO | 0640 },
+	{ .op = OP_MKNOD, .mode = S_IFREG | 0604 },
+	{ .op = OP_SYMLINK, .other = "d/e" },
+	{ .op = OP_SYMLINK, .other = "/etc/" },
+	{ .op = OP_HARDLINK, .other = "f" },
+	{ .op = OP_HARDLINK, .other = "linked", .path_second = true },
+	{ .op = OP_RENAME, .other = "moved" },
+	{ .op = OP_RENAME, .flags = RENAME_NOREPLACE, .other = "moved" },
+	{ .op = OP_RENAME, .flags = RENAME_EXCHANGE, .other = "f" },
+	{ .op = OP_RENAME, .other = "f", .path_second = true },
+	{ .op = OP_RENAME, .flags = RENAME_NOREPLACE, .other = "f", .path_second = true },
+	{ .op = OP_RENAME, .flags = RENAME_EXCHANGE, .other = "f", .path_second = true },
+	{ .op = OP_RENAME, .other = "d", .path_second = true },
+	{ .op = OP_RENAME, .flags = RENAME_NOREPLACE, .other = "d/e", .path_second = true },
+	{ .op = OP_RENAME, .flags = RENAME_EXCHANGE, .other = "d", .path_second = true },
+	{ .op = OP_UNLINK },
+	{ .op = OP_RMDIR },
+	{ .op = OP_REMOVE_ALL },
+	{ .op = OP_READLINK, .size = 3 },
+	{ .op = OP_READLINK, .size = PATH_MAX },
+};
+#define VARIANTS (sizeof(variants) / sizeof(variants[0]))
+
+static void add(struct tree *t, char type, const char *path, mode_t mode,
+		const char *target)
+{
+	struct tree_entry *e = &t->entries[t->count++];
+
+	e->type = type;
+	snprintf(e->path, sizeof(e->path), "%s", path);
+	snprintf(e->target, sizeof(e->target), "%s", target ? target : "");
+	e->mode = mode;
+}
+
+#define DIR(t, p, m) add(t, 'd', p, m, NULL)
+#define FILE_(t, p, m) add(t, 'f', p, m, NULL)
+#define LINK(t, p, target) add(t, 'l', p, 0, target)
+
+/* Every kind of file and of link the paths go through. */
+static void hand_made(struct tree *t, bool with_etc)
+{
+	snprintf(t->name, sizeof(t->name), "hand-made-%s",
+		 with_etc ? "with-etc" : "without-etc");
+	FILE_(t, "f", 0644);
+	DIR(t, "d", 0755);
+	DIR(t, "d/e", 0755);
+	FILE_(t, "d/e/g", 0600);
+	FILE_(t, "d/h", 0640);
+	LINK(t, "d/back", "../f");
+	LINK(t, "d/e/up", "../../..");
+	DIR(t, "empty", 0700);
+	DIR(t, "a", 0755);
+	DIR(t, "a/b", 0711);
+	FILE_(t, "a/b/c", 0444);
+	DIR(t, "ro", 0555);
+	FILE_(t, "ro/x", 0644);
+	LINK(t, "link", "d");
+	LINK(t, "rel", "d/e");
+	LINK(t, "relf", "f");
+	LINK(t, "abs", "/d");
+	LINK(t, "absf", "/f");
+	LINK(t, "ab", "/a/b");
+	LINK(t, "root", "/");
+	LINK(t, "up", "../../../../etc");
+	LINK(t, "upd", "../../../../d");
+	LINK(t, "dangling", "nowhere");
+	LINK(t, "dangabs", "/nowhere");
+	LINK(t, "danglingdir", "nowhere/");
+	LINK(t, "chain", "rel");
+	LINK(t, "chain2", "chain");
+	LINK(t, "loop1", "loop2");
+	LINK(t, "loop2", "loop1");
+	LINK(t, "self", "self");
+	add(t, 'p', "fifo", 0644, NULL);
+	LINK(t, "fifolink", "fifo");
+	LINK(t, "slash", "d/");
+	LINK(t, "slashf", "f/");
+	LINK(t, "dotlink", ".");
+	LINK(t, "dotdot", "..");
+	if (with_etc) {
+		DIR(t, "etc", 0755);
+		FILE_(t, "etc/passwd", 0644);
+		FILE_(t, "x", 0600);
+		LINK(t, "d/e/deep", "/etc/passwd");
+		LINK(t, "d/e/rootlink", "/");
+	} else {
+		LINK(t, "etc", "/etc");
+	}
+}
+
+/* The fixed paths; the overlong ones are made at run time. */
+static const char *const fixed_paths[] = {
+	"", ".", "..", "/", "///", "//f", "f", "f/", "f//", "f/x", "f/..",
+	"d", "d/", "d//", "d/.", "d/..", "d/e", "d/e/", "d/e/g", "d/e/g/",
+	"d/../f", "d/../../../f", "d/back", "d/back/", "d/e/up", "d/e/up/f",
+	"d/e/up/..", "d/e/deep", "d/e/rootlink/f", "a", "a/", "a/..",
+	"a/../..", "a/b", "a/b/", "a/b/c", "x", "x/", "x//", "x/y", "new",
+	"new/", "d/new", "d/new/", "d/new/deeper", "/new", "../new",
+	"../../x", "/../f", "link", "link/", "link/h", "link/new", "rel",
+	"rel/", "rel/g", "rel/new", "relf", "relf/", "abs", "abs/",
+	"abs/e/g", "abs/new", "/abs", "/abs/", "absf", "absf/", "etc", "etc/",
+	"etc/passwd", "etc/new", "ab", "ab/", "ab/c", "root", "root/",
+	"root/f", "root/..", "up", "up/", "up/passwd", "upd", "upd/", "upd/h",
+	"upd/new", "dangling", "dangling/", "dangabs", "dangabs/",
+	"danglingdir", "danglingdir/", "chain", "chain/", "chain/g",
+	"chain2", "chain2/", "chain2/new", "loop1", "loop1/", "loop1/x",
+	"self", "self/", "fifo", "fifo/", "fifo/x", "fifolink", "slash",
+	"slash/", "slash/h", "slashf", "slashf/", "dotlink", "dotlink/f",
+	"dotdot", "dotdot/f", "/f", "../../f", "empty", "empty/", "empty/..",
+	"ro/x", "ro/new",
+};
+#define FIXED_PATHS (sizeof(fixed_paths) / sizeof(fixed_paths[0]))
+
+/* The second hand-made tree differs from the first where /etc is a
+ * directory and x a file: the paths asked there go through those. */
+static const char *const etc_paths[] = {
+	"", "/", "etc", "etc/", "etc/passwd", "etc/passwd/", "etc/new",
+	"/etc/../../etc/passwd", "../../etc", "root/etc", "up", "up/",
+	"up/passwd", "up/new", "dotdot/etc/passwd", "d/../../../etc/passwd",
+	"x", "x/", "x//", "x/y", "d/e/deep", "d/e/deep/", "d/e/rootlink/f",
+	"d/e/rootlink/etc/passwd",
+};
+#define ETC_PATHS (sizeof(etc_paths) / sizeof(etc_paths[0]))
+
+/* splitmix64: the same numbers from the same seed everywhere. */
+static uint64_t next(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static unsigned below(uint64_t *state, unsigned n)
+{
+	return (unsigned)(next(state) % n);
+}
+
+/* A few names, so that links and paths meet the files. */
+static const char *const names[] = { "a", "b", "c", "d", "f", "g" };
+#define NAMES (sizeof(names) / sizeof(names[0]))
+
+/* Components from the names and dots, slashes here and there. */
+static void random_path(char *buf, size_t size, uint64_t *state)
+{
+	unsigned parts = 1 + below(state, 4);
+	size_t n = 0;
+
+	if (below(state, 20) == 0) {
+		buf[0] = '\0';
+		return;
+	}
+	if (below(state, 4) == 0)
+		n += (size_t)snprintf(buf + n, size - n, "/");
+	for (unsigned i = 0; i < parts && n < size; i++) {
+		unsigned pick = below(state, NAMES + 3);
+		const char *part = pick < NAMES ? names[pick] :
+				   pick == NAMES ? ".." :
+				   pick == NAMES + 1 ? "." : "x";
+
+		n += (size_t)snprintf(buf + n, size - n, "%s%s%s", part,
+				      i + 1 < parts ? "/" : "",
+				      i + 1 < parts && below(state, 12) == 0 ?
+				      "/" : "");
+	}
+	if (n < size && below(state, 6) == 0)
+		snprintf(buf + n, size - n, "/");
+}
+
+/* A link's text: a random path, now and then "/" or a climb out. */
+static void random_target(char *buf, size_t size, uint64_t *state)
+{
+	switch (below(state, 10)) {
+	case 0:
+		snprintf(buf, size, "/");
+		return;
+	case 1:
+		snprintf(buf, size, "../../../..%s", below(state, 2) ? "/f" :
+			 "/d/");
+		return;
+	}
+	do
+		random_path(buf, size, state);
+	while (buf[0] == '\0');
+}
+
+static bool has(const struct tree *t, const char *path)
+{
+	for (size_t i = 0; i < t->count; i++)
+		if (strcmp(t->entries[i].path, path) == 0)
+			return true;
+	return false;
+}
+
+/* "f" and "d" always (the operations' other names), then entries under
+ * random directories. */
+static void random_tree(struct tree *t, unsigned number, uint64_t *state)
+{
+	const char *dirs[TREE_MAX_ENTRIES] = { "", "d" };
+	size_t dir_count = 2;
+	unsigned entries = 8 + below(state, 16);
+
+	snprintf(t->name, sizeof(t->name), "random-%u", number);
+	FILE_(t, "f", 0644);
+	DIR(t, "d", 0755);
+	for (unsigned i = 0; i < entries && t->count < TREE_MAX_ENTRIES; i++) {
+		const char *parent = dirs[below(state, (unsigned)dir_count)];
+		char path[TREE_NAME_MAX], target[TREE_NAME_MAX];
+		unsigned kind = below(state, 100);
+
+		snprintf(path, sizeof(path), "%s%s%s", parent,
+			 parent[0] ? "/" : "", names[below(state, NAMES)]);
+		if (strlen(path) > 40 || has(t, path))
+			continue;
+		if (kind < 25) {
+			DIR(t, path, below(state, 4) ? 0755 : 0700);
+			dirs[dir_count++] = t->entries[t->count - 1].path;
+		} else if (kind < 50) {
+			FILE_(t, path, below(state, 2) ? 0644 : 0600);
+		} else if (kind < 55) {
+			add(t, 'p', path, 0600, NULL);
+		} else {
+			random_target(target, sizeof(target), state);
+			LINK(t, path, target);
+		}
+	}
+}
+
+static struct question ask(const struct variant *v, const char *path,
+			   unsigned tree)
+{
+	struct question q = {
+		.op = v->op, .a = path, .b = v->other, .flags = v->flags,
+		.mode = v->mode, .size = v->size, .tree = tree,
+	};
+
+	if (v->path_second) {
+		q.a = v->other;
+		q.b = path;
+	}
+	return q;
+}
+
+/* A path of exactly length characters, "./" repeated up to "f". */
+static char *long_path(size_t length)
+{
+	char *p = malloc(length + 1);
+
+	if (p == NULL)
+		return NULL;
+	for (size_t i = 0; i + 1 < length; i += 2)
+		memcpy(p + i, "./", 2);
+	p[length - 1] = 'f';
+	p[length] = '\0';
+	return p;
+}
+
+/* A name one byte longer than NAME_MAX, under d. */
+static char *long_name(void)
+{
+	char *p = malloc(NAME_MAX + 4);
+
+	if (p == NULL)
+		return NULL;
+	memcpy(p, "d/", 2);
+	memset(p + 2, 'n', NAME_MAX + 1);
+	p[NAME_MAX + 3] = '\0';
+	return p;
+}
+
+/* The fixed paths, and the overlong ones: PATH_MAX - 1 characters (the
+ * kernel takes them), PATH_MAX (ENAMETOOLONG), and a name too long. */
+static size_t all_fixed_paths(const char **paths)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < FIXED_PATHS; i++)
+		paths[n++] = fixed_paths[i];
+	paths[n++] = long_path(PATH_MAX - 1);
+	paths[n++] = long_path(PATH_MAX);
+	paths[n++] = long_name();
+	return n;
+}
+
+int question_set_make(struct question_set *set, uint64_t seed,
+		      unsigned random_trees, unsigned random_paths,
+		      unsigned ops_per_path)
+{
+	const char *paths[FIXED_PATHS + 3];
+	size_t path_count = all_fixed_paths(paths);
+	size_t most = (path_count + ETC_PATHS) * VARIANTS +
+		      (size_t)random_trees * random_paths * ops_per_path;
+	uint64_t state = seed;
+
+	set->tree_count = 2 + random_trees;
+	set->trees = calloc(set->tree_count, sizeof(*set->trees));
+	set->questions = calloc(most, sizeof(*set->questions));
+	set->count = 0;
+	if (set->trees == NULL || set->questions == NULL)
+		return -1;
+	hand_made(&set->trees[0], false);
+	for (size_t p = 0; p < path_count; p++)
+		for (size_t v = 0; v < VARIANTS; v++)
+			set->questions[set->count++] =
+				ask(&variants[v], paths[p], 0);
+	hand_made(&set->trees[1], true);
+	for (size_t p = 0; p < ETC_PATHS; p++)
+		for (size_t v = 0; v < VARIANTS; v++)
+			set->questions[set->count++] =
+				ask(&variants[v], etc_paths[p], 1);
+	for (unsigned t = 2; t < set->tree_count; t++) {
+		random_tree(&set->trees[t], t, &state);
+		for (unsigned p = 0; p < random_paths; p++) {
+			char path[TREE_NAME_MAX];
+			char *kept;
+
+			random_path(path, sizeof(path), &state);
+			kept = strdup(path);
+			if (kept == NULL)
+				return -1;
+			for (unsigned o = 0; o < ops_per_path; o++)
+				set->questions[set->count++] = ask(
+					&variants[below(&state, VARIANTS)],
+					kept, t);
+		}
+	}
+	return 0;
+}

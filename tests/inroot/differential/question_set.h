@@ -1,0 +1,30 @@
+/*
+ * What the differential asks: two hand-made trees, each asked every
+ * operation with every path of a fixed list, then trees and paths made
+ * by a seeded pseudo-random generator, each path asked a few operations
+ * the generator picks.
+ */
+#ifndef INROOT_DIFFERENTIAL_QUESTION_SET_H
+#define INROOT_DIFFERENTIAL_QUESTION_SET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "question.h"
+#include "tree.h"
+
+struct question_set {
+	struct tree *trees;
+	size_t tree_count;
+	struct question *questions;
+	size_t count;
+};
+
+/* The hand-made trees and random_trees more from seed, each random one
+ * asked random_paths paths with ops_per_path operations each. 0, or -1
+ * (out of memory). */
+int question_set_make(struct question_set *set, uint64_t seed,
+		      unsigned random_trees, unsigned random_paths,
+		      unsigned ops_per_path);
+
+#endif /* INROOT_DIFFERENTIAL_QUESTION_SET_H */
