@@ -146,21 +146,70 @@ static long kernel_mkdir_all(const char *path, mode_t mode)
 	return open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 }
 
-/* rm -rf, following no link: 0 for a missing path. */
+/* Whether path's last name is ".", ".." or none ("/"): the kernel's
+ * LAST_DOT, LAST_DOTDOT and LAST_ROOT, which rm -rf refuses. */
+static bool last_is_dots(const char *path)
+{
+	size_t end = strlen(path), start;
+
+	while (end > 0 && path[end - 1] == '/')
+		end--;
+	if (end == 0)
+		return path[0] == '/';
+	start = end;
+	while (start > 0 && path[start - 1] != '/')
+		start--;
+	return (end - start == 1 && path[start] == '.') ||
+	       (end - start == 2 && path[start] == '.' && path[start + 1] == '.');
+}
+
+/* Whether the directory fd is another file system's root than that of
+ * path's parent. */
+static bool mount_point(int fd, const char *path)
+{
+	char parent[PATH_MAX + 4];
+	struct stat st, up;
+
+	snprintf(parent, sizeof(parent), "%s/..", path);
+	return fstat(fd, &st) == 0 && stat(parent, &up) == 0 &&
+	       st.st_dev != up.st_dev;
+}
+
+/* rmdir(2), where ENOENT means that there was nothing to remove. */
+static long rmdir_or_none(const char *path)
+{
+	return rmdir(path) == 0 || errno == ENOENT ? 0 : -1;
+}
+
+/*
+ * rm -rf as the header says it: the last name decides, never followed
+ * (unlink's answer: EISDIR for a directory, ENOTDIR for a symlink or
+ * file named with a trailing slash), and a directory is emptied, then
+ * removed. A path that does not exist is 0. ".", ".." and "/" are not
+ * entered, nor is a mount point: rmdir's answer for them.
+ */
 static long kernel_remove_all(const char *path)
 {
-	struct stat st;
 	int fd;
 
-	if (lstat(path, &st) < 0)
-		return errno == ENOENT ? 0 : -1;
-	if (!S_ISDIR(st.st_mode))
-		return unlink(path);
-	/* Not O_NOFOLLOW: a trailing slash follows a link as lstat did. */
-	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || tree_empty_dir(fd) < 0)
+	if (last_is_dots(path))
+		return rmdir_or_none(path);
+	if (unlink(path) == 0)
+		return 0;
+	if (errno == ENOENT)
+		return 0;
+	if (errno != EISDIR)
 		return -1;
-	return rmdir(path);
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (mount_point(fd, path)) {
+		close(fd);
+		return rmdir_or_none(path);
+	}
+	if (tree_empty_dir(fd) < 0)
+		return -1;
+	return rmdir_or_none(path);
 }
 
 static long kernel_call(const struct question *q)

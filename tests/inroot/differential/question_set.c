@@ -130,6 +130,31 @@ static void hand_made(struct tree *t, bool with_etc)
 	}
 }
 
+/*
+ * A procfs in the tree: the kernel in a chroot follows its magic links
+ * (/proc/self/root is the chroot's root), which the library refuses
+ * with ELOOP (RESOLVE_NO_MAGICLINKS). The paths never end on a magic
+ * link or a pid's directory, whose texts and files are each process's.
+ */
+static void with_proc(struct tree *t)
+{
+	snprintf(t->name, sizeof(t->name), "hand-made-with-proc");
+	FILE_(t, "f", 0644);
+	DIR(t, "d", 0755);
+	DIR(t, "d/e", 0755);
+	add(t, 'm', "proc", 0555, NULL);
+	LINK(t, "me", "/proc/self/root");
+	LINK(t, "cwdlink", "/proc/self/cwd/d");
+}
+
+static const char *const proc_paths[] = {
+	"proc", "proc/", "proc/self/root/f", "proc/self/root/new",
+	"proc/self/root/d/", "proc/self/root/d/e/new/",
+	"proc/thread-self/root/d/e", "/proc/self/cwd/f", "me", "me/",
+	"me/f", "me/new", "me/d/new/", "cwdlink", "cwdlink/e",
+};
+#define PROC_PATHS (sizeof(proc_paths) / sizeof(proc_paths[0]))
+
 /* The fixed paths; the overlong ones are made at run time. */
 static const char *const fixed_paths[] = {
 	"", ".", "..", "/", "///", "//f", "f", "f/", "f//", "f/x", "f/..",
@@ -331,11 +356,11 @@ int question_set_make(struct question_set *set, uint64_t seed,
 {
 	const char *paths[FIXED_PATHS + 3];
 	size_t path_count = all_fixed_paths(paths);
-	size_t most = (path_count + ETC_PATHS) * VARIANTS +
+	size_t most = (path_count + ETC_PATHS + PROC_PATHS) * VARIANTS +
 		      (size_t)random_trees * random_paths * ops_per_path;
 	uint64_t state = seed;
 
-	set->tree_count = 2 + random_trees;
+	set->tree_count = 3 + random_trees;
 	set->trees = calloc(set->tree_count, sizeof(*set->trees));
 	set->questions = calloc(most, sizeof(*set->questions));
 	set->count = 0;
@@ -351,7 +376,12 @@ int question_set_make(struct question_set *set, uint64_t seed,
 		for (size_t v = 0; v < VARIANTS; v++)
 			set->questions[set->count++] =
 				ask(&variants[v], etc_paths[p], 1);
-	for (unsigned t = 2; t < set->tree_count; t++) {
+	with_proc(&set->trees[2]);
+	for (size_t p = 0; p < PROC_PATHS; p++)
+		for (size_t v = 0; v < VARIANTS; v++)
+			set->questions[set->count++] =
+				ask(&variants[v], proc_paths[p], 2);
+	for (unsigned t = 3; t < set->tree_count; t++) {
 		random_tree(&set->trees[t], t, &state);
 		for (unsigned p = 0; p < random_paths; p++) {
 			char path[TREE_NAME_MAX];

@@ -1,8 +1,9 @@
 /*
- * What the differential asks: two hand-made trees, each asked every
- * operation with every path of a fixed list, then trees and paths made
- * by a seeded pseudo-random generator, each path asked a few operations
- * the generator picks.
+ * What the differential asks: hand-made trees, each asked every
+ * operation with every path of a fixed list (one tree with every kind of
+ * file and link, one where /etc is there, one with a procfs), then trees
+ * and paths made by a seeded pseudo-random generator, each path asked a
+ * few operations the generator picks.
  */
 #ifndef INROOT_DIFFERENTIAL_QUESTION_SET_H
 #define INROOT_DIFFERENTIAL_QUESTION_SET_H

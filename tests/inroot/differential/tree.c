@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -26,6 +27,42 @@ static int make_file(int root, const struct tree_entry *e)
 	return n < 0 ? -1 : 0;
 }
 
+/* Whether a directory in parent, whose stat is st, is another file
+ * system's root: a mount point, which is left as it is. */
+static bool mount_point(int parent, const struct stat *st)
+{
+	struct stat up;
+
+	return fstatat(parent, ".", &up, 0) == 0 && up.st_dev != st->st_dev;
+}
+
+/*
+ * A procfs on the directory path (made 0555 where missing), whose magic
+ * links the paths go through; one there already is kept, as tree_fill
+ * keeps every mount point. mount(2) takes the path from the cwd.
+ */
+static int mount_proc(int root, const char *path)
+{
+	int here = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	struct stat st;
+	int rc;
+
+	if (here < 0)
+		return -1;
+	if (mkdirat(root, path, 0555) < 0 && errno != EEXIST)
+		rc = -1;
+	else if (fstatat(root, path, &st, 0) == 0 && mount_point(root, &st))
+		rc = 0;
+	else
+		rc = fchdir(root) < 0 ? -1 :
+		     mount("proc", path, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+			   NULL);
+	if (fchdir(here) < 0)
+		rc = -1;
+	close(here);
+	return rc;
+}
+
 static int make_entry(int root, const struct tree_entry *e)
 {
 	switch (e->type) {
@@ -40,6 +77,8 @@ static int make_entry(int root, const struct tree_entry *e)
 		return mknodat(root, e->path, S_IFIFO | e->mode, 0);
 	case 'l':
 		return symlinkat(e->target, root, e->path);
+	case 'm':
+		return mount_proc(root, e->path);
 	}
 	errno = EINVAL;
 	return -1;
@@ -51,11 +90,19 @@ static int set_modes(int root, const struct tree *tree)
 	for (size_t i = tree->count; i-- > 0;) {
 		const struct tree_entry *e = &tree->entries[i];
 
-		if (e->type != 'l' && 
+		if (e->type != 'l' && e->type != 'm' && 
 		    fchmodat(root, e->path, e->mode, 0) < 0)
 			return -1;
 	}
 	return 0;
+}
+
+bool tree_has_mounts(const struct tree *tree)
+{
+	for (size_t i = 0; i < tree->count; i++)
+		if (tree->entries[i].type == 'm')
+			return true;
+	return false;
 }
 
 int tree_fill(int root, const struct tree *tree)
@@ -79,6 +126,7 @@ int tree_empty_dir(int dirfd)
 {
 	DIR *dir = fdopendir(dirfd);
 	struct dirent *d;
+	struct stat st;
 	bool removed = true;
 	int rc = 0;
 
@@ -95,7 +143,9 @@ int tree_empty_dir(int dirfd)
 			    strcmp(d->d_name, "..") == 0)
 				continue;
 			rc = tree_remove(dirfd, d->d_name);
-			removed = true;
+			removed = removed || (rc == 0 &&
+				  fstatat(dirfd, d->d_name, &st,
+					  AT_SYMLINK_NOFOLLOW) < 0);
 		}
 		rewinddir(dir);
 	}
@@ -112,6 +162,8 @@ int tree_remove(int parent, const char *name)
 		return errno == ENOENT ? 0 : -1;
 	if (!S_ISDIR(st.st_mode))
 		return unlinkat(parent, name, 0);
+	if (mount_point(parent, &st))
+		return 0;
 	fd = openat(parent, name,
 		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0 || tree_empty_dir(fd) < 0)
@@ -251,7 +303,7 @@ static int list_entry(struct listing *l, int dirfd, const char *name,
 	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
 	    list_one(l, dirfd, name, path, &st) < 0)
 		return -1;
-	if (!S_ISDIR(st.st_mode))
+	if (!S_ISDIR(st.st_mode) || mount_point(dirfd, &st))
 		return 0;
 	fd = openat(dirfd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)

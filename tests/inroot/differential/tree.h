@@ -16,7 +16,9 @@
 #define TREE_NAME_MAX 96
 
 struct tree_entry {
-	char type; /* 'd' directory, 'f' file, 'p' FIFO, 'l' symlink */
+	/* 'd' directory, 'f' file, 'p' FIFO, 'l' symlink, 'm' a directory
+	 * with a procfs mounted on it */
+	char type;
 	char path[TREE_NAME_MAX]; /* relative to the root */
 	char target[TREE_NAME_MAX]; /* a symlink's text */
 	mode_t mode; /* a directory's, file's or FIFO's permissions */
@@ -28,16 +30,21 @@ struct tree {
 	struct tree_entry entries[TREE_MAX_ENTRIES];
 };
 
+/* Whether the tree has a mount point: its copies are kept apart from
+ * the others', since remaking a copy keeps its mounts. */
+bool tree_has_mounts(const struct tree *tree);
+
 /* Makes the directory root (an fd of it; O_PATH will do) a copy of
- * tree, mode 0755, whatever it held before: 0, or -1 with errno. */
+ * tree, mode 0755, whatever it held before but mount points: 0, or -1
+ * with errno. */
 int tree_fill(int root, const struct tree *tree);
 
-/* Removes dir (in parent) with everything in it, following no link:
- * 0, or -1 with errno. */
+/* Removes dir (in parent) with everything in it, following no link and
+ * leaving mount points: 0, or -1 with errno. */
 int tree_remove(int parent, const char *dir);
 
 /* Removes everything in the directory dirfd, which it closes, following
- * no link: 0, or -1 with errno. */
+ * no link and leaving mount points: 0, or -1 with errno. */
 int tree_empty_dir(int dirfd);
 
 /*
