@@ -336,18 +336,26 @@ static char *long_name(void)
 	return p;
 }
 
+/* A path made for the set, kept for question_set_free: path, or NULL. */
+static char *owned(struct question_set *set, char *path)
+{
+	if (path != NULL)
+		set->paths[set->path_count++] = path;
+	return path;
+}
+
 /* The fixed paths, and the overlong ones: PATH_MAX - 1 characters (the
  * kernel takes them), PATH_MAX (ENAMETOOLONG), and a name too long. */
-static size_t all_fixed_paths(const char **paths)
+static size_t all_fixed_paths(struct question_set *set, const char **paths)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < FIXED_PATHS; i++)
 		paths[n++] = fixed_paths[i];
-	paths[n++] = long_path(PATH_MAX - 1);
-	paths[n++] = long_path(PATH_MAX);
-	paths[n++] = long_name();
-	return n;
+	paths[n++] = owned(set, long_path(PATH_MAX - 1));
+	paths[n++] = owned(set, long_path(PATH_MAX));
+	paths[n++] = owned(set, long_name());
+	return paths[n - 1] && paths[n - 2] && paths[n - 3] ? n : 0;
 }
 
 int question_set_make(struct question_set *set, uint64_t seed,
@@ -355,11 +363,19 @@ int question_set_make(struct question_set *set, uint64_t seed,
 		      unsigned ops_per_path)
 {
 	const char *paths[FIXED_PATHS + 3];
-	size_t path_count = all_fixed_paths(paths);
-	size_t most = (path_count + ETC_PATHS + PROC_PATHS) * VARIANTS +
+	size_t path_count;
+	size_t most = (FIXED_PATHS + 3 + ETC_PATHS + PROC_PATHS) * VARIANTS +
 		      (size_t)random_trees * random_paths * ops_per_path;
 	uint64_t state = seed;
 
+	set->path_count = 0;
+	set->paths = calloc(3 + (size_t)random_trees * random_paths,
+			    sizeof(*set->paths));
+	if (set->paths == NULL)
+		return -1;
+	path_count = all_fixed_paths(set, paths);
+	if (path_count == 0)
+		return -1;
 	set->tree_count = 3 + random_trees;
 	set->trees = calloc(set->tree_count, sizeof(*set->trees));
 	set->questions = calloc(most, sizeof(*set->questions));
@@ -388,7 +404,7 @@ int question_set_make(struct question_set *set, uint64_t seed,
 			char *kept;
 
 			random_path(path, sizeof(path), &state);
-			kept = strdup(path);
+			kept = owned(set, strdup(path));
 			if (kept == NULL)
 				return -1;
 			for (unsigned o = 0; o < ops_per_path; o++)
@@ -398,4 +414,14 @@ int question_set_make(struct question_set *set, uint64_t seed,
 		}
 	}
 	return 0;
+}
+
+void question_set_free(struct question_set *set)
+{
+	for (size_t i = 0; i < set->path_count; i++)
+		free(set->paths[i]);
+	free(set->paths);
+	free(set->questions);
+	free(set->trees);
+	memset(set, 0, sizeof(*set));
 }

@@ -19,6 +19,9 @@ struct question_set {
 	size_t tree_count;
 	struct question *questions;
 	size_t count;
+	/* The paths made for the questions, which they point into. */
+	char **paths;
+	size_t path_count;
 };
 
 /* The hand-made trees and random_trees more from seed, each random one
@@ -27,5 +30,7 @@ struct question_set {
 int question_set_make(struct question_set *set, uint64_t seed,
 		      unsigned random_trees, unsigned random_paths,
 		      unsigned ops_per_path);
+
+void question_set_free(struct question_set *set);
 
 #endif /* INROOT_DIFFERENTIAL_QUESTION_SET_H */
