@@ -281,13 +281,24 @@ static int names_of(int dirfd, char ***names, size_t *count)
 		if (strcmp(d->d_name, ".") == 0 || strcmp(d->d_name, "..") == 0)
 			continue;
 		if (*count == room) {
+			char **more = realloc(*names, (room * 2 + 8) *
+					      sizeof(**names));
+
+			if (more == NULL)
+				break;
+			*names = more;
 			room = room * 2 + 8;
-			*names = realloc(*names, room * sizeof(**names));
 		}
-		(*names)[(*count)++] = strdup(d->d_name);
+		if (((*names)[*count] = strdup(d->d_name)) == NULL)
+			break;
+		(*count)++;
 	}
 	closedir(dir);
-	qsort(*names, *count, sizeof(**names), by_name);
+	if (d != NULL)
+		return -1; /* out of memory: what was read is freed */
+	/* An empty directory has no array to sort. */
+	if (*count > 1)
+		qsort(*names, *count, sizeof(**names), by_name);
 	return 0;
 }
 
