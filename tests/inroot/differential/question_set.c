@@ -45,9 +45,16 @@ static const struct variant {
 	{ .op = OP_SYMLINK, .other = "d/e" },
 	{ .op = OP_SYMLINK, .other = "/etc/" },
 	{ .op = OP_HARDLINK, .other = "f" },
+	/* Two names, where both are wrong: the kernel judges the existing
+	 * one (linkat's first) before the new, "" included. */
+	{ .op = OP_HARDLINK, .other = "nowhere" },
+	{ .op = OP_HARDLINK, .other = "", .path_second = true },
 	{ .op = OP_HARDLINK, .other = "linked", .path_second = true },
 	{ .op = OP_RENAME, .other = "moved" },
 	{ .op = OP_RENAME, .flags = RENAME_NOREPLACE, .other = "moved" },
+	/* The kernel walks to the source's directory before it judges a
+	 * destination of "". */
+	{ .op = OP_RENAME, .other = "" },
 	{ .op = OP_RENAME, .flags = RENAME_EXCHANGE, .other = "f" },
 	{ .op = OP_RENAME, .other = "f", .path_second = true },
 	{ .op = OP_RENAME, .flags = RENAME_NOREPLACE, .other = "f", .path_second = true },
@@ -344,6 +351,25 @@ static char *owned(struct question_set *set, char *path)
 	return path;
 }
 
+/* A hardlink's or rename's other name, random too, in half the random
+ * questions: the fixed name beside path replaced. 0, or -1. */
+static int other_random_path(struct question_set *set, struct question *q,
+			     const char *path, uint64_t *state)
+{
+	char other[TREE_NAME_MAX];
+	char *kept;
+
+	random_path(other, sizeof(other), state);
+	kept = owned(set, strdup(other));
+	if (kept == NULL)
+		return -1;
+	if (q->a == path)
+		q->b = kept;
+	else
+		q->a = kept;
+	return 0;
+}
+
 /* The fixed paths, and the overlong ones: PATH_MAX - 1 characters (the
  * kernel takes them), PATH_MAX (ENAMETOOLONG), and a name too long. */
 static size_t all_fixed_paths(struct question_set *set, const char **paths)
@@ -369,8 +395,8 @@ int question_set_make(struct question_set *set, uint64_t seed,
 	uint64_t state = seed;
 
 	set->path_count = 0;
-	set->paths = calloc(3 + (size_t)random_trees * random_paths,
-			    sizeof(*set->paths));
+	set->paths = calloc(3 + (size_t)random_trees * random_paths *
+				    (1 + ops_per_path), sizeof(*set->paths));
 	if (set->paths == NULL)
 		return -1;
 	path_count = all_fixed_paths(set, paths);
@@ -407,10 +433,18 @@ int question_set_make(struct question_set *set, uint64_t seed,
 			kept = owned(set, strdup(path));
 			if (kept == NULL)
 				return -1;
-			for (unsigned o = 0; o < ops_per_path; o++)
-				set->questions[set->count++] = ask(
-					&variants[below(&state, VARIANTS)],
-					kept, t);
+			for (unsigned o = 0; o < ops_per_path; o++) {
+				struct question *q =
+					&set->questions[set->count++];
+
+				*q = ask(&variants[below(&state, VARIANTS)],
+					 kept, t);
+				if (q->b != NULL && q->op != OP_SYMLINK &&
+				    below(&state, 2) &&
+				    other_random_path(set, q, kept,
+						      &state) < 0)
+					return -1;
+			}
 		}
 	}
 	return 0;
