@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "question.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -10,7 +11,6 @@
 #include <unistd.h>
 
 #include "inroot.h"
-#include "tree.h"
 
 /* What fills readlink's buffer before the call: bytes no link text of
  * the trees holds. */
@@ -181,17 +181,63 @@ static long rmdir_or_none(const char *path)
 	return rmdir(path) == 0 || errno == ENOENT ? 0 : -1;
 }
 
+/* rm -rf's emptying of the directory dirfd (closed here): each entry
+ * removed, unfollowed, whatever the others did; a mount point left
+ * (EBUSY). The first error met, or 0. */
+static int empty_beneath(int dirfd)
+{
+	DIR *dir = fdopendir(dirfd);
+	struct stat up, st;
+	struct dirent *d;
+	int first = 0;
+
+	if (dir == NULL || fstat(dirfd, &up) < 0) {
+		if (dir != NULL)
+			closedir(dir);
+		else
+			close(dirfd);
+		return errno;
+	}
+	while ((d = readdir(dir)) != NULL) {
+		int err = 0, fd;
+
+		if (strcmp(d->d_name, ".") == 0 || strcmp(d->d_name, "..") == 0)
+			continue;
+		if (fstatat(dirfd, d->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			err = errno;
+		else if (!S_ISDIR(st.st_mode))
+			err = unlinkat(dirfd, d->d_name, 0) < 0 ? errno : 0;
+		else if (st.st_dev != up.st_dev)
+			err = EBUSY;
+		else if ((fd = openat(dirfd, d->d_name, O_RDONLY | O_DIRECTORY |
+				      O_NOFOLLOW | O_CLOEXEC)) < 0)
+			err = errno;
+		else if ((err = empty_beneath(fd)) == 0)
+			err = unlinkat(dirfd, d->d_name, AT_REMOVEDIR) < 0 ?
+			      errno : 0;
+		if (first == 0 && err != ENOENT)
+			first = err;
+	}
+	closedir(dir);
+	return first;
+}
+
 /*
- * rm -rf as the header says it: the last name decides, never followed
+ * rm -rf as inroot(3) says it: the last name decides, never followed
  * (unlink's answer: EISDIR for a directory, ENOTDIR for a symlink or
  * file named with a trailing slash), and a directory is emptied, then
- * removed. A path that does not exist is 0. ".", ".." and "/" are not
- * entered, nor is a mount point: rmdir's answer for them.
+ * removed; the first error met is the answer. A path that does not
+ * exist is 0, "" ENOENT. ".", ".." and "/" are not entered, nor is a
+ * mount point: rmdir's answer for them.
  */
 static long kernel_remove_all(const char *path)
 {
-	int fd;
+	int fd, err;
 
+	if (path[0] == '\0') {
+		errno = ENOENT;
+		return -1;
+	}
 	if (last_is_dots(path))
 		return rmdir_or_none(path);
 	if (unlink(path) == 0)
@@ -207,8 +253,11 @@ static long kernel_remove_all(const char *path)
 		close(fd);
 		return rmdir_or_none(path);
 	}
-	if (tree_empty_dir(fd) < 0)
+	err = empty_beneath(fd);
+	if (err != 0) {
+		errno = err;
 		return -1;
+	}
 	return rmdir_or_none(path);
 }
 
