@@ -160,7 +160,8 @@ static bool last_is_dots(const char *path)
 	while (start > 0 && path[start - 1] != '/')
 		start--;
 	return (end - start == 1 && path[start] == '.') ||
-	       (end - start == 2 && path[start] == '.' && path[start + 1] == '.');
+	       (end - start == 2 && path[start] == '.' &&
+		path[start + 1] == '.');
 }
 
 /* Whether the directory fd is another file system's root than that of

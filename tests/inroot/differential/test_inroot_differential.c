@@ -331,7 +331,8 @@ find_documented(const struct tree *tree, const struct question *q,
 		    matches(d->tree, tree->name) &&
 		    (d->path == NULL || strstr(q->a, d->path) != NULL ||
 		     (q->b != NULL && strstr(q->b, d->path) != NULL)) &&
-		    matches(d->kernel, kernel) && matches(d->library, library) &&
+		    matches(d->kernel, kernel) &&
+		    matches(d->library, library) &&
 		    (d->trees_differ || !trees_differ))
 			return d;
 	}
@@ -384,7 +385,8 @@ static void report(const char *world, const struct question_set *set,
 			     reason ? "documented" : "DIFFERENCE", world,
 			     question_describe(what, sizeof(what), q),
 			     set->trees[q->tree].name, kernel, library,
-			     strcmp(e->listing, listing) ? ", trees differ" : "",
+			     strcmp(e->listing, listing) ?
+				     ", trees differ" : "",
 			     leaked ? ", an fd left open" : "",
 			     reason ? ": " : "", reason ? reason : "");
 	if (detailed && strcmp(e->listing, listing) != 0) {
@@ -429,9 +431,10 @@ static void ask_the_library(const char *world, int number,
 		bool same, leaked, trees_differ;
 		int free_fd;
 
-		struct copy *copy = &copies[tree_has_mounts(&set->trees[q->tree])];
+		const struct tree *tree = &set->trees[q->tree];
+		struct copy *copy = &copies[tree_has_mounts(tree)];
 
-		copy_of(copy, &set->trees[q->tree]);
+		copy_of(copy, tree);
 		free_fd = lowest_free_fd();
 		a = answer_of_library(copy->fd, q);
 		leaked = lowest_free_fd() != free_fd;
@@ -443,9 +446,9 @@ static void ask_the_library(const char *world, int number,
 		if (!same) {
 			answer_describe(kernel, sizeof(kernel), q, &e->answer);
 			answer_describe(library, sizeof(library), q, &a);
-			d = leaked ? NULL : find_documented(
-				&set->trees[q->tree], q, kernel, library,
-				trees_differ);
+			d = leaked ? NULL : find_documented(tree, q, kernel,
+							    library,
+							    trees_differ);
 			if (d != NULL)
 				counts->documented++;
 			else
@@ -606,7 +609,8 @@ static double seconds_since(const struct timespec *start)
 /* Runs the worlds, prints each one's counts: the number of undocumented
  * differences, or -1 where a world failed. */
 static long run_worlds(const struct question_set *set,
-		       const struct expected *expected, unsigned long *documented_count)
+		       const struct expected *expected,
+		       unsigned long *documented_count)
 {
 	const char *only = getenv("INROOT_DIFFERENTIAL_WORLD");
 	pid_t pids[WORLDS];
@@ -616,7 +620,8 @@ static long run_worlds(const struct question_set *set,
 
 	for (int w = 0; w < WORLDS; w++)
 		pids[w] = only != NULL && strcmp(only, world_names[w]) != 0 ?
-			  0 : start_world((enum world)w, set, expected, &fds[w]);
+			  0 : start_world((enum world)w, set, expected,
+					  &fds[w]);
 	for (int w = 0; w < WORLDS; w++) {
 		struct world_counts c = { 0 };
 		ssize_t n = pids[w] <= 0 ? -1 : read(fds[w], &c, sizeof(c));

@@ -55,8 +55,8 @@ static int mount_proc(int root, const char *path)
 		rc = 0;
 	else
 		rc = fchdir(root) < 0 ? -1 :
-		     mount("proc", path, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
-			   NULL);
+		     mount("proc", path, "proc",
+			   MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
 	if (fchdir(here) < 0)
 		rc = -1;
 	close(here);
@@ -368,7 +368,8 @@ const char *listing_name(const struct listing *listing, dev_t dev,
 			 ino_t ino)
 {
 	for (size_t i = 0; i < listing->count; i++)
-		if (listing->files[i].dev == dev && listing->files[i].ino == ino)
+		if (listing->files[i].dev == dev &&
+		    listing->files[i].ino == ino)
 			return listing->files[i].path;
 	return NULL;
 }
