@@ -45,8 +45,7 @@ struct held_parent {
 };
 
 /* The kernel's getname(): what a path argument may be. 0, or -EFAULT
- * (NULL), -ENOENT (""), -ENAMETOOLONG (PATH_MAX bytes or more). A call
- * of two paths judges both before it walks either. */
+ * (NULL), -ENOENT (""), -ENAMETOOLONG (PATH_MAX bytes or more). */
 int libexecveat_check_path(const char *path);
 
 /*

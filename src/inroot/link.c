@@ -3,16 +3,19 @@
  * each walked to the directory of its last name, and one linkat or
  * renameat2 on the two directories held.
  *
- * As the kernel's calls do, both paths are judged before either is
- * walked, the source first; renameat2's flags before both.
+ * As the kernel's calls do, the source is walked (and for linkat looked
+ * up) before the other name is even read; renameat2's flags are judged
+ * before both.
  */
 #define _GNU_SOURCE /* O_PATH */
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "../exports.h"
 #include "in_root.h"
 #include "inroot.h"
+#include "../sys.h"
 
 #ifndef RENAME_NOREPLACE
 #define RENAME_NOREPLACE (1U << 0)
@@ -23,13 +26,6 @@
 #ifndef RENAME_WHITEOUT
 #define RENAME_WHITEOUT (1U << 2)
 #endif
-
-static int check_paths(const char *first, const char *second)
-{
-	int err = libexecveat_check_path(first);
-
-	return err != 0 ? err : libexecveat_check_path(second);
-}
 
 /*
  * The file linkat takes as its source: the kernel looks the source up
@@ -43,10 +39,20 @@ static int check_paths(const char *first, const char *second)
 static int link_source(int root, const char *target, struct held_parent *p)
 {
 	int r = libexecveat_hold_parent(root, target, p);
+	struct stat st;
 	int dir;
 
-	if (r != 0 || (p->kind == LAST_IS_NAME && !p->trailing_slash))
+	if (r != 0)
 		return r;
+	/* linkat looks the source up before it walks the new name: a source
+	 * that is not there is ENOENT, whatever the new name is. */
+	if (p->kind == LAST_IS_NAME && !p->trailing_slash) {
+		if (sys_fstatat(p->fd, p->name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			return 0;
+		r = -errno;
+		libexecveat_release_parent(p);
+		return r;
+	}
 	dir = libexecveat_inroot_open(root, target, O_PATH | O_CLOEXEC, 0);
 	if (dir < 0) {
 		libexecveat_release_parent(p);
@@ -62,10 +68,8 @@ EXECVEAT_EXPORT int inroot_hardlink(int root, const char *path,
 				    const char *target)
 {
 	struct held_parent from, to;
-	int r = check_paths(target, path);
+	int r = link_source(root, target, &from);
 
-	if (r == 0)
-		r = link_source(root, target, &from);
 	if (r != 0)
 		return answer(r);
 	r = libexecveat_hold_parent(root, path, &to);
@@ -94,8 +98,6 @@ EXECVEAT_EXPORT int inroot_rename(int root, const char *src, const char *dst,
 	struct held_parent from, to;
 	int r = check_rename_flags(flags);
 
-	if (r == 0)
-		r = check_paths(src, dst);
 	if (r == 0)
 		r = libexecveat_hold_parent(root, src, &from);
 	if (r != 0)
