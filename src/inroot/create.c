@@ -16,7 +16,6 @@
 #include "../exports.h"
 #include "in_root.h"
 #include "inroot.h"
-#include "../null_check.h"
 
 EXECVEAT_EXPORT int inroot_mkdir(int root, const char *path, mode_t mode)
 {
@@ -46,11 +45,39 @@ static int make_node(int dir, const char *name, mode_t mode, dev_t dev)
 					(long)kernel_dev));
 }
 
+/*
+ * What mknodat answers before it reads the path: glibc's check of the
+ * device number (see make_node), then the kernel's may_mknod() of the
+ * file type: a directory is EPERM, a type that is none EINVAL.
+ */
+static int check_node(mode_t mode, dev_t dev)
+{
+	if ((dev_t)(unsigned int)dev != dev)
+		return -EINVAL;
+	switch (mode & S_IFMT) {
+	case 0:
+	case S_IFREG:
+	case S_IFCHR:
+	case S_IFBLK:
+	case S_IFIFO:
+	case S_IFSOCK:
+		return 0;
+	case S_IFDIR:
+		return -EPERM;
+	default:
+		return -EINVAL;
+	}
+}
+
 EXECVEAT_EXPORT int inroot_mknod(int root, const char *path, mode_t mode,
 				 dev_t dev)
 {
 	struct held_parent p;
-	int r = libexecveat_hold_parent(root, path, &p);
+	int r = check_node(mode, dev);
+
+	if (r != 0)
+		return answer(r);
+	r = libexecveat_hold_parent(root, path, &p);
 
 	if (r == 0) {
 		r = make_node(p.fd, p.name, mode, dev);
@@ -65,11 +92,11 @@ EXECVEAT_EXPORT int inroot_symlink(int root, const char *path,
 	struct held_parent p;
 	int r;
 
-	/* The kernel copies the target in before it walks the new name. */
-	if (pointer_is_null(target))
-		return answer(-EFAULT);
-	if (target[0] == '\0')
-		return answer(-ENOENT);
+	/* The kernel copies the target in (getname: EFAULT, ENOENT,
+	 * ENAMETOOLONG) before it walks the new name. */
+	r = libexecveat_check_path(target);
+	if (r != 0)
+		return answer(r);
 	r = libexecveat_hold_parent(root, path, &p);
 	if (r == 0) {
 		r = call_result(symlinkat(target, p.fd, p.name));
