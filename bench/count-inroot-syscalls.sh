@@ -59,14 +59,16 @@ fi
 # mkdir_all: a walk of the whole path, which stops at the first missing
 # directory, then from the directory held: for the first missing
 # component an openat that fails, mkdirat, openat and a close; for each
-# later one, in the directory just made, mkdirat, openat and a close. remove_all: an unlinkat
-# per entry, one more per directory (EISDIR first), and per directory an
-# openat, two statx (its mount), an lseek, getdents64 and a close.
+# later one, in the directory just made, mkdirat, openat and a close.
+# remove_all: an unlinkat per entry; per directory two more (EISDIR, then
+# rmdir's ENOTEMPTY) before its openat, two statx (its mount), a close,
+# and getdents64 and lseek for each pass over it (a directory is gone
+# through again after each subdirectory it held was emptied).
 declare -A limit=(
 	["mkdir_all|allowed"]=52
 	["mkdir_all|refused"]=54
-	["remove_all|allowed"]=1111
-	["remove_all|refused"]=1112
+	["remove_all|allowed"]=1151
+	["remove_all|refused"]=1152
 	["open|allowed"]=2
 	["open|refused"]=22
 )
