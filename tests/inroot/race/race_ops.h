@@ -1,0 +1,59 @@
+/*
+ * The operations under the race, each with the paths it is tried on and
+ * what a try needs made inside the root first. Every path ends in the
+ * operation's own name (its victim), reached in one of four ways:
+ *
+ *   a/l/N                    through l, a directory or a link out
+ *   a/b/../../../outside/N   up from b: out, to /outside/N, if b is
+ *   a/b/c/../../N            up from c: to /outside/park/N
+ *   a/b/c/d/../../../../N    up from d: to /outside/N
+ *
+ * Inside the root (openat2's RESOLVE_IN_ROOT) these are /root/a/l/N,
+ * /root/N or /root/outside/N; /root/outside/N; /root/a/N; /root/N.
+ * Outside, top, /outside and /outside/park hold the sentinels s and r
+ * that the removing operations name, and never a name that the creating
+ * ones make (m, m1, y, f, q, h).
+ */
+#ifndef TESTS_INROOT_RACE_OPS_H
+#define TESTS_INROOT_RACE_OPS_H
+
+#include <stdbool.h>
+
+#include "naive.h"
+#include "race_tree.h"
+
+#define PATTERNS 4
+
+/* One way an operation is tried: its victim in a pattern, the other path
+ * fixed (the second argument, or the first where pattern_second). */
+struct race_form {
+	const char *victim;
+	enum { CREATES, REMOVES_FILE, REMOVES_TREE } kind;
+	const char *fixed;    /* NULL for one-path operations */
+	bool pattern_second;
+	const char *fresh;    /* a file made in /root/a before a try */
+	const char *cleared;  /* a name removed from /root/a before it */
+};
+
+struct race_op {
+	const char *name;
+	const struct race_form *forms;
+	unsigned int form_count;
+	unsigned int moves; /* race_attacker.h's */
+	/* 0 or -1 with errno, as the library answers. */
+	int (*library)(int root, const char *path, const char *other);
+	/* The same, done naively (naive.h). */
+	int (*naive)(enum naive_kind kind, int root, const char *path,
+		     const char *other);
+};
+
+extern const struct race_op race_ops[];
+extern const unsigned int race_op_count;
+
+/* Try number i of op: its paths (into path and other, each of size
+ * bytes; other "" where there is none), and what it needs made inside
+ * the root, made. */
+void race_try_prepare(const struct race_op *op, const struct race_tree *t,
+		      unsigned long i, char *path, char *other, size_t size);
+
+#endif /* TESTS_INROOT_RACE_OPS_H */
