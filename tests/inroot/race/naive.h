@@ -19,6 +19,10 @@
  * busy machine would: the control must escape whatever the machine's
  * load, and the storm must be there when they look again.
  *
+ * Where naive_at_flaw is set, it is called there instead of the pause:
+ * a test that makes the attacker's move right there sees the escape
+ * every time.
+ *
  * Each returns 0, or -1 with errno set. The walk's parent is always
  * resolved inside the chroot this runs in (top), never on the machine.
  */
@@ -26,6 +30,8 @@
 #define TESTS_INROOT_RACE_NAIVE_H
 
 enum naive_kind { NAIVE_STRING, NAIVE_WALK, NAIVE_KINDS };
+
+extern void (*naive_at_flaw)(void);
 
 int naive_mkdir(enum naive_kind k, int root, const char *path,
 		const char *unused);

@@ -13,11 +13,27 @@
 #define RENAME_EXCHANGE (1 << 1)
 #endif
 
-static int exchange(int from_dir, const char *from, int to_dir,
-		    const char *to)
+static bool exchange(int from_dir, const char *from, int to_dir,
+		     const char *to)
 {
-	return (int)syscall(SYS_renameat2, from_dir, from, to_dir, to,
-			    RENAME_EXCHANGE) == 0;
+	return syscall(SYS_renameat2, from_dir, from, to_dir, to,
+		       RENAME_EXCHANGE) == 0;
+}
+
+bool attacker_exchange(const struct race_tree *t, enum moves move,
+		       unsigned int which)
+{
+	static const char *const links[] = { ".l0", ".l1", ".l2", ".l3" };
+	int place = t->places[which % PLACES];
+
+	switch (move) {
+	case MOVE_CHAIN:
+		return exchange(t->a, "b", t->watched[PARK], "b");
+	case MOVE_LINKS:
+		return exchange(t->a, "l", t->a, links[which % 4]);
+	default:
+		return exchange(place, "r/u", place, "r/.su");
+	}
 }
 
 /* One round of each move asked: round i and i + 1 (i even) make the same
@@ -25,18 +41,12 @@ static int exchange(int from_dir, const char *from, int to_dir,
 static unsigned int round_of(const struct race_tree *t, unsigned int moves,
 			     unsigned long i)
 {
-	static const char *const links[] = { ".l0", ".l1", ".l2", ".l3" };
 	unsigned int made = 0;
 
-	if (moves & MOVE_CHAIN)
-		made += exchange(t->a, "b", t->watched[PARK], "b");
-	if (moves & MOVE_LINKS)
-		made += exchange(t->a, "l", t->a, links[i / 2 % 4]);
-	if (moves & MOVE_TREES) {
-		int place = t->places[i / 2 % PLACES];
-
-		made += exchange(place, "r/u", place, "r/.su");
-	}
+	for (unsigned int m = MOVE_CHAIN; m <= MOVE_TREES; m <<= 1)
+		if (moves & m)
+			made += attacker_exchange(t, (enum moves)m,
+						  (unsigned int)(i / 2));
 	return made;
 }
 

@@ -9,6 +9,7 @@
 #ifndef TESTS_INROOT_RACE_ATTACKER_H
 #define TESTS_INROOT_RACE_ATTACKER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -26,6 +27,11 @@ struct attacker_share {
 	volatile unsigned int moves;
 	volatile uint64_t exchanges;
 };
+
+/* One exchange of move, made now (MOVE_LINKS: with the link .lWHICH;
+ * MOVE_TREES: in place WHICH): true if made. Made twice, it is undone. */
+bool attacker_exchange(const struct race_tree *t, enum moves move,
+		       unsigned int which);
 
 /* Forks the attacker, which dies with its parent. Its pid, or -1. */
 pid_t attacker_start(const struct race_tree *t, struct attacker_share *share);

@@ -15,6 +15,7 @@ static const char *const patterns[PATTERNS] = {
 	"a/b/../../../outside/%s",
 	"a/b/c/../../%s",
 	"a/b/c/d/../../../../%s",
+	"a/b/c/up/../../%s",
 };
 
 /* Where inside the root each pattern ends: through l, the directory, or
@@ -23,6 +24,7 @@ static const unsigned int pattern_places[PATTERNS] = {
 	1u << IN_L | 1u << IN_ROOT | 1u << IN_ROOT_OUTSIDE,
 	1u << IN_ROOT_OUTSIDE,
 	1u << IN_A,
+	1u << IN_ROOT,
 	1u << IN_ROOT,
 };
 
@@ -116,7 +118,7 @@ static const struct race_form hardlink_forms[] = {
 	  .pattern_second = true, .cleared = "hz" },
 };
 
-const struct race_op race_ops[] = {
+const struct race_op race_ops[RACE_OPS] = {
 	{ "mkdir_all", FORMS(mkdir_all_forms), BASIC, lib_mkdir_all,
 	  naive_mkdir_all },
 	{ "remove_all", FORMS(remove_all_forms), BASIC | MOVE_TREES,
@@ -129,7 +131,6 @@ const struct race_op race_ops[] = {
 	{ "unlink", FORMS(unlink_forms), BASIC, lib_unlink, naive_unlink },
 	{ "creat", FORMS(creat_forms), BASIC, lib_creat, naive_creat },
 };
-const unsigned int race_op_count = sizeof race_ops / sizeof *race_ops;
 
 /* ---- what a try needs inside the root ---- */
 
@@ -173,11 +174,11 @@ static void make_tree(int place)
 	close_held(r);
 }
 
-void race_try_prepare(const struct race_op *op, const struct race_tree *t,
-		      unsigned long i, char *path, char *other, size_t size)
+void race_prepare(const struct race_op *op, const struct race_tree *t,
+		  unsigned int form, unsigned int pattern, char *path,
+		  char *other, size_t size)
 {
-	const struct race_form *f = &op->forms[i % op->form_count];
-	unsigned int pattern = (unsigned int)(i / op->form_count % PATTERNS);
+	const struct race_form *f = &op->forms[form];
 	char *patterned = f->pattern_second ? other : path;
 	char *fixed = f->pattern_second ? path : other;
 
@@ -195,4 +196,12 @@ void race_try_prepare(const struct race_op *op, const struct race_tree *t,
 		make_file(t->a, f->fresh);
 	if (f->cleared != NULL)
 		unlinkat(t->a, f->cleared, 0);
+}
+
+void race_try_prepare(const struct race_op *op, const struct race_tree *t,
+		      unsigned long i, char *path, char *other, size_t size)
+{
+	race_prepare(op, t, (unsigned int)(i % op->form_count),
+		     (unsigned int)(i / op->form_count % PATTERNS), path,
+		     other, size);
 }

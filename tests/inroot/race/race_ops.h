@@ -7,9 +7,11 @@
  *   a/b/../../../outside/N   up from b: out, to /outside/N, if b is
  *   a/b/c/../../N            up from c: to /outside/park/N
  *   a/b/c/d/../../../../N    up from d: to /outside/N
+ *   a/b/c/up/../../N         up by a link, then on: to /outside/N
  *
  * Inside the root (openat2's RESOLVE_IN_ROOT) these are /root/a/l/N,
- * /root/N or /root/outside/N; /root/outside/N; /root/a/N; /root/N.
+ * /root/N or /root/outside/N; /root/outside/N; /root/a/N; /root/N;
+ * /root/N.
  * Outside, top, /outside and /outside/park hold the sentinels s and r
  * that the removing operations name, and never a name that the creating
  * ones make (m, m1, y, f, q, h).
@@ -22,7 +24,8 @@
 #include "naive.h"
 #include "race_tree.h"
 
-#define PATTERNS 4
+#define PATTERNS 5
+#define RACE_OPS 8
 
 /* One way an operation is tried: its victim in a pattern, the other path
  * fixed (the second argument, or the first where pattern_second). */
@@ -47,12 +50,17 @@ struct race_op {
 		     const char *other);
 };
 
-extern const struct race_op race_ops[];
-extern const unsigned int race_op_count;
+extern const struct race_op race_ops[RACE_OPS];
 
-/* Try number i of op: its paths (into path and other, each of size
+/* op's form and pattern: its paths (into path and other, each of size
  * bytes; other "" where there is none), and what it needs made inside
  * the root, made. */
+void race_prepare(const struct race_op *op, const struct race_tree *t,
+		  unsigned int form, unsigned int pattern, char *path,
+		  char *other, size_t size);
+
+/* race_prepare of try number i of op, which takes every form with every
+ * pattern in turn. */
 void race_try_prepare(const struct race_op *op, const struct race_tree *t,
 		      unsigned long i, char *path, char *other, size_t size);
 

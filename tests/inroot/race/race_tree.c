@@ -114,6 +114,9 @@ static int make_layout(void)
 		err = make_dir(AT_FDCWD, dirs[i]);
 	if (err == 0)
 		err = chain("/root/a");
+	/* A link on the way that climbs: walked from c, in the moving b. */
+	if (err == 0 && symlink("..", "/root/a/b/c/up") != 0)
+		err = fail("up");
 	if (err == 0)
 		err = chain("/outside/park");
 	for (size_t i = 0; err == 0 && i < 4; i++) {

@@ -8,6 +8,7 @@
  *   /proc                   the world's /proc (real, or a hidden tmpfs)
  *   /root                   the root the operations are given
  *   /root/a/b/c/d           the chain, b exchanged with /outside/park/b
+ *   /root/a/b/c/up -> ..    a link in it that climbs
  *   /root/a/l               a directory, exchanged with one of
  *   /root/a/.l0 .. .l3        links to "/", "/outside", "../../..",
  *                             "../../outside"

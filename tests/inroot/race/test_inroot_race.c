@@ -27,38 +27,21 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <limits.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/mount.h>
-#include <sys/prctl.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "hostile_env.h"
-#include "openat2_nr.h"
 #include "race_attacker.h"
 #include "race_ops.h"
 #include "race_tree.h"
-#include "scratch_dir.h"
+#include "race_world.h"
 
-#define MAX_OPS 8
 #define ERRNOS 134
-
-enum world { CONTROL, KERNEL, FALLBACK, FALLBACK_NO_PROC, WORLDS };
-
-static const char *const world_names[WORLDS] = {
-	"control", "openat2", "ENOSYS", "ENOSYS-noproc"
-};
 
 struct case_result {
 	uint64_t tries, escapes, exchanges;
@@ -70,7 +53,7 @@ struct case_result {
 
 /* Shared with the worlds' children. */
 struct results {
-	struct case_result cases[WORLDS][MAX_OPS];
+	struct case_result cases[WORLDS][RACE_OPS];
 	char not_here[WORLDS][200]; /* a world this machine cannot make */
 };
 
@@ -83,62 +66,6 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* ---- a world ---- */
-
-/* A tmpfs of the world's own at top (the storm's renames and the
- * sentinels' churn never reach the machine's disk, and go with the
- * namespace), the world's /proc at top/proc, then top as the process
- * root. */
-static int enter(enum world w, const char *top)
-{
-	char proc[PATH_MAX];
-	int err = w == FALLBACK_NO_PROC ? hide_proc() :
-					  private_mount_namespace();
-
-	snprintf(proc, sizeof proc, "%s/proc", top);
-	if (err == 0 && mount("none", top, "tmpfs", 0, "mode=0755") != 0)
-		err = errno;
-	if (err == 0 && mkdir(proc, 0755) != 0)
-		err = errno;
-	if (err == 0 && mount("/proc", proc, NULL, MS_BIND | MS_REC, NULL))
-		err = errno;
-	if (err == 0 && (chroot(top) != 0 || chdir("/") != 0))
-		err = errno;
-	return err;
-}
-
-/* What openat2 answers here: 0, or its errno. */
-static int openat2_refusal(int root)
-{
-	struct { uint64_t flags, mode, resolve; } how = {
-		O_PATH | O_CLOEXEC, 0, 0x10 /* RESOLVE_IN_ROOT */
-	};
-	long fd = syscall(OPENAT2_NR, root, ".", &how, sizeof how);
-
-	if (fd < 0)
-		return errno;
-	close((int)fd);
-	return 0;
-}
-
-/* The world is what it says, or why not (into why). */
-static bool world_made(enum world w, int root, char *why, size_t size)
-{
-	int refusal = openat2_refusal(root);
-
-	if (w == KERNEL && refusal != 0)
-		snprintf(why, size, "openat2 answers %s here",
-			 strerror(refusal));
-	else if (w >= FALLBACK && refusal != ENOSYS)
-		snprintf(why, size, "openat2 not refused: %s",
-			 strerror(refusal));
-	else if (w == FALLBACK_NO_PROC && access("/proc/self", F_OK) == 0)
-		snprintf(why, size, "/proc still there");
-	else
-		return true;
-	return false;
 }
 
 static const char *try_name(enum naive_kind k)
@@ -212,68 +139,20 @@ static void race_case(enum world w, const struct race_op *op,
 	}
 }
 
-/* The world's child: the world made, the attacker started, each
- * operation raced in turn. Exits 0, 77 where the world cannot be made
- * here (results->not_here says why), or 2 where the tree could not be. */
-_Noreturn static void run_world(enum world w, const char *top)
+/* A world's cases: the attacker started, each operation raced in turn. */
+static int race_world(enum world w, struct race_tree *t, void *unused)
 {
 	struct attacker_share *share = mmap(NULL, sizeof *share,
 		PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	char *why = results->not_here[w];
-	struct race_tree t;
-	int err = enter(w, top);
 	pid_t attacker;
 
-	if (err != 0) {
-		snprintf(why, sizeof results->not_here[w],
-			 "cannot make its mount namespace and chroot: %s",
-			 strerror(err));
-		_exit(77);
-	}
-	if (share == MAP_FAILED || race_tree_build(&t) != 0)
-		_exit(2);
-	if (w >= FALLBACK && (err = refuse_call(OPENAT2_NR, ENOSYS)) != 0) {
-		snprintf(why, sizeof results->not_here[w],
-			 "cannot refuse openat2: %s", strerror(err));
-		_exit(77);
-	}
-	if (!world_made(w, t.root, why, sizeof results->not_here[w]))
-		_exit(77);
-	if ((attacker = attacker_start(&t, share)) < 0)
-		_exit(2);
-	for (unsigned int op = 0; op < race_op_count; op++)
-		race_case(w, &race_ops[op], &t, share, &results->cases[w][op]);
-	attacker_stop(attacker);
-	_exit(0);
-}
-
-/* Runs world w in a child, in a scratch directory of its own: 0, 77 (not
- * here), or 2. */
-static int world(enum world w)
-{
-	char top[] = "/tmp/inroot-race-XXXXXX";
-	int top_fd = scratch_dir_make(top), status = 0;
-	pid_t pid;
-
-	if (top_fd < 0) {
-		perror("inroot-race: the scratch directory");
+	(void)unused;
+	if (share == MAP_FAILED || (attacker = attacker_start(t, share)) < 0)
 		return 2;
-	}
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		/* The world dies with the test. */
-		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0)
-			_exit(2);
-		run_world(w, top);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) != pid)
-		status = 2 << 8;
-	scratch_dir_remove(top, top_fd);
-	if (WIFSIGNALED(status))
-		fprintf(stderr, "inroot-race: world %s: killed by signal %d\n",
-			world_names[w], WTERMSIG(status));
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
+	for (unsigned int op = 0; op < RACE_OPS; op++)
+		race_case(w, &race_ops[op], t, share, &results->cases[w][op]);
+	attacker_stop(attacker);
+	return 0;
 }
 
 /* ---- the report ---- */
@@ -315,7 +194,7 @@ static bool judge(enum world w)
 {
 	bool ok = true;
 
-	for (unsigned int op = 0; op < race_op_count; op++) {
+	for (unsigned int op = 0; op < RACE_OPS; op++) {
 		const struct case_result *r = &results->cases[w][op];
 		const char *name = race_ops[op].name;
 
@@ -346,7 +225,7 @@ static void print_totals(void)
 	double spent = 0;
 
 	for (int w = KERNEL; w < WORLDS; w++)
-		for (unsigned int op = 0; op < race_op_count; op++) {
+		for (unsigned int op = 0; op < RACE_OPS; op++) {
 			tries += results->cases[w][op].tries;
 			escapes += results->cases[w][op].escapes;
 			spent += results->cases[w][op].seconds;
@@ -384,7 +263,9 @@ int main(int argc, char **argv)
 	}
 	printf("inroot race: %.1f s per operation and world\n", seconds);
 	for (int w = 0; w < WORLDS; w++) {
-		int status = world((enum world)w);
+		int status = world_run((enum world)w, race_world, NULL,
+				       results->not_here[w],
+				       sizeof results->not_here[w]);
 
 		if (status == 77) {
 			printf("not here: world %s: %s\n", world_names[w],
