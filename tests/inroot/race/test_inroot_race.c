@@ -182,10 +182,11 @@ static void print_case(enum world w, const struct race_op *op,
 		       r->by_kind[NAIVE_STRING], r->by_kind[NAIVE_WALK]);
 	print_errors(r);
 	printf("\n");
-	if (r->escapes != 0)
-		printf("%s %s %s: first escape: %s\n",
-		       w == CONTROL ? "  control" : "ESCAPE:", world_names[w],
-		       op->name, r->first);
+	if (r->escapes != 0 && w == CONTROL)
+		printf("  control %s: first escape: %s\n", op->name, r->first);
+	else if (r->escapes != 0)
+		printf("ESCAPE: %s %s: first: %s\n", world_names[w], op->name,
+		       r->first);
 }
 
 /* The verdict on world w's cases: false where the library escaped, the
