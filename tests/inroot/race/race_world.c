@@ -65,8 +65,13 @@ static int openat2_refusal(int root)
  * or false with why. */
 static bool complete(enum world w, int root, char *why, size_t size)
 {
-	int err = w >= FALLBACK ? refuse_call(OPENAT2_NR, ENOSYS) : 0;
+	/* Refused already (qemu-user, valgrind, an old kernel): that is
+	 * the world asked for, without a filter. */
 	int refusal = openat2_refusal(root);
+	int err = w >= FALLBACK ? refuse_call_unless_so(refusal, OPENAT2_NR,
+							ENOSYS) : 0;
+
+	refusal = openat2_refusal(root);
 
 	if (err != 0)
 		snprintf(why, size, "cannot refuse openat2: %s",

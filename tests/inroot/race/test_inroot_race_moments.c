@@ -115,25 +115,40 @@ struct try {
 	struct strike strike;
 };
 
+/* The move, as the report says it. */
+static void describe_move(const struct try *t, unsigned int k, char *buf,
+			  size_t size)
+{
+	if (!struck)
+		snprintf(buf, size, "no move made (the try passed fewer than "
+			 "%u moments)", k);
+	else if (t->strike.move == MOVE_CHAIN)
+		snprintf(buf, size, "b moved out at moment %u (%s)", k,
+			 kinds[struck_moment]);
+	else if (t->strike.move == MOVE_LINKS)
+		snprintf(buf, size, "l exchanged with .l%u at moment %u (%s)",
+			 t->strike.which, k, kinds[struck_moment]);
+	else
+		snprintf(buf, size, "r/u flipped with r/.su in place %u at "
+			 "moment %u (%s)", t->strike.which, k,
+			 kinds[struck_moment]);
+}
+
 static void note_escape(struct op_result *r, const struct try *t,
 			unsigned int k, const char *path, const char *other,
 			const char *what)
 {
-	static const char *const moves[] = { [MOVE_CHAIN] = "b out",
-		[MOVE_LINKS] = "l exchanged with .l", [MOVE_TREES] = "r/u "
-		"flipped with r/.su in place " };
-	char l[32] = "the directory";
+	char l[32] = "the directory", move[120];
 
 	if (r->escapes++ != 0)
 		return;
 	if (t->start < LINKS)
 		snprintf(l, sizeof l, "the link .l%u", t->start);
-	snprintf(r->first, sizeof r->first, "%s(\"%s\"%s%s%s), l %s, %s%u "
-		 "at moment %u (%s): %s",
+	describe_move(t, k, move, sizeof move);
+	snprintf(r->first, sizeof r->first, "%s(\"%s\"%s%s%s), l %s, %s: %s",
 		 t->naive < 0 ? "library" : t->naive == NAIVE_STRING ?
 		 "naive string" : "naive walk", path, *other ? ", \"" : "",
-		 other, *other ? "\"" : "", l, moves[t->strike.move],
-		 t->strike.which, k, kinds[struck_moment], what);
+		 other, *other ? "\"" : "", l, move, what);
 }
 
 /* One try with the move at moment k, everything undone after: whether
