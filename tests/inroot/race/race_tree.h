@@ -1,9 +1,9 @@
 /*
  * The tree the race runs in, and the watch on what lies outside its root.
- * A world's process chroots into the scratch directory first (top), so
- * that a link to "/" that a walk follows by the process root lands in
- * top, outside the operations' root, where it is seen, and never in the
- * machine's own root:
+ * A world's process chroots into a tmpfs of its own first (top,
+ * race_world.h), so that a link to "/" that a walk follows by the
+ * process root lands in top, outside the operations' root, where it is
+ * seen, and never in the machine's own root:
  *
  *   /proc                   the world's /proc (real, or a hidden tmpfs)
  *   /root                   the root the operations are given

@@ -9,11 +9,12 @@
  * (race_tree.h). A try that fails (ENOENT, EXDEV, EAGAIN, ELOOP...) is
  * fine; only an effect outside counts, as an escape.
  *
- *   test-inroot-race [SECONDS]   each case this long (default 1, or
- *                                INROOT_RACE_SECONDS)
+ *   test-inroot-race [SECONDS]   each case this long: the environment's
+ *                                INROOT_RACE_SECONDS, else SECONDS
+ *                                (meson gives it), else 1
  *
- * Worlds, each a forked child in a private mount namespace, chrooted
- * into the scratch directory (race_tree.h says why):
+ * The worlds (race_world.h), each a forked child chrooted into a tmpfs
+ * of its own, with the attacker as its child:
  *   - control: the naive operations (naive.h) under the same storm. Each
  *     must escape at least once in its time, or the storm proves
  *     nothing and the test fails;
@@ -81,8 +82,8 @@ static int try_op(enum world w, const struct race_op *op, int root,
 			      op->library(root, path, other);
 }
 
-/* An escape: counted, and the first described. who: the try's, or NULL
- * where the check after a case found it. */
+/* An escape: counted, and the first described. path: the try's, or
+ * NULL where the check after the case found it. */
 static void note_escape(struct case_result *r, enum world w,
 			enum naive_kind k, const char *path,
 			const char *other, const char *what)
@@ -238,7 +239,7 @@ static void print_totals(void)
 static double seconds_asked(int argc, char **argv)
 {
 	const char *env = getenv("INROOT_RACE_SECONDS");
-	const char *s = argc > 1 ? argv[1] : env && *env ? env : "1";
+	const char *s = env && *env ? env : argc > 1 ? argv[1] : "1";
 	char *end;
 	double v = strtod(s, &end);
 
