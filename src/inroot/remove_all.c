@@ -170,6 +170,18 @@ static int open_subdirectory(struct descent *t, int dir, const char *name)
 }
 
 /*
+ * name, found a directory and then, on the next look, another file,
+ * unlinked as what it is now; a directory again is a name that another
+ * process keeps changing: EAGAIN, as for a rename under the walk.
+ */
+static int unlink_changed(int dir, const char *name)
+{
+	int r = call_result(unlinkat(dir, name, 0));
+
+	return r == -EISDIR ? -EAGAIN : r;
+}
+
+/*
  * The entry name of dir removed: a file unlinked, an empty directory
  * removed (rmdir needs no read permission, and says EBUSY for a mount
  * point before it looks inside); 1 with *sub open where it is a
@@ -185,10 +197,10 @@ static int remove_one(struct descent *t, int dir, const char *name, int *sub)
 		return r;
 	r = call_result(unlinkat(dir, name, AT_REMOVEDIR));
 	if (r != -ENOTEMPTY && r != -EEXIST)
-		return r == -ENOTDIR ? call_result(unlinkat(dir, name, 0)) : r;
+		return r == -ENOTDIR ? unlink_changed(dir, name) : r;
 	*sub = open_subdirectory(t, dir, name);
 	if (*sub == -ENOTDIR || *sub == -ELOOP)
-		return call_result(unlinkat(dir, name, 0));
+		return unlink_changed(dir, name);
 	return *sub < 0 ? *sub : 1;
 }
 
@@ -305,7 +317,7 @@ static int remove_entry(int dir, const char *name)
 		return r;
 	r = remove_directory(dir, name);
 	if (r == -ENOTDIR || r == -ELOOP)
-		r = call_result(unlinkat(dir, name, 0));
+		r = unlink_changed(dir, name);
 	return r;
 }
 
