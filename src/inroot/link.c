@@ -54,11 +54,9 @@ static int link_source(int root, const char *target, struct held_parent *p)
 		return r;
 	}
 	dir = libexecveat_inroot_open(root, target, O_PATH | O_CLOEXEC, 0);
-	if (dir < 0) {
-		libexecveat_release_parent(p);
-		return dir;
-	}
 	libexecveat_release_parent(p);
+	if (dir < 0)
+		return dir;
 	p->fd = dir;
 	p->name = ".";
 	return 0;
