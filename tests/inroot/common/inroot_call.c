@@ -1,0 +1,31 @@
+#include "inroot_call.h"
+
+const char *inroot_op_name(enum inroot_op op)
+{
+	static const char *const names[] = {
+		[OP_RESOLVE] = "resolve",
+		[OP_RESOLVE_NOFOLLOW] = "resolve_nofollow",
+		[OP_OPEN] = "open",
+		[OP_CREAT] = "creat",
+		[OP_MKDIR] = "mkdir",
+		[OP_MKDIR_ALL] = "mkdir_all",
+		[OP_MKNOD] = "mknod",
+		[OP_SYMLINK] = "symlink",
+		[OP_HARDLINK] = "hardlink",
+		[OP_RENAME] = "rename",
+		[OP_UNLINK] = "unlink",
+		[OP_RMDIR] = "rmdir",
+		[OP_REMOVE_ALL] = "remove_all",
+		[OP_READLINK] = "readlink",
+		[OP_REOPEN] = "reopen",
+	};
+
+	return names[op];
+}
+
+bool inroot_op_returns_fd(enum inroot_op op)
+{
+	return op == OP_RESOLVE || op == OP_RESOLVE_NOFOLLOW ||
+	       op == OP_OPEN || op == OP_CREAT || op == OP_MKDIR_ALL ||
+	       op == OP_REOPEN;
+}
