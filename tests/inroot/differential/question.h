@@ -12,25 +12,10 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-enum op {
-	OP_RESOLVE,
-	OP_RESOLVE_NOFOLLOW,
-	OP_OPEN,
-	OP_CREAT,
-	OP_MKDIR,
-	OP_MKDIR_ALL,
-	OP_MKNOD,
-	OP_SYMLINK,
-	OP_HARDLINK,
-	OP_RENAME,
-	OP_UNLINK,
-	OP_RMDIR,
-	OP_REMOVE_ALL,
-	OP_READLINK,
-};
+#include "inroot_call.h"
 
 struct question {
-	enum op op;
+	enum inroot_op op;
 	/* The arguments in the header's order: path (rename's src), then
 	 * symlink's target text, hardlink's existing name, rename's dst. */
 	const char *a, *b;
@@ -57,9 +42,6 @@ struct answer {
 	char text[ANSWER_TEXT_MAX];
 	bool past_untouched;
 };
-
-/* Whether the op answers with an fd. */
-bool op_returns_fd(enum op op);
 
 /* The library's answer, beneath root. */
 struct answer answer_of_library(int root, const struct question *q);

@@ -80,7 +80,7 @@
  * prints them (or any), and says why.
  */
 static const struct documented {
-	enum op op;
+	enum inroot_op op;
 	bool any_op;
 	const char *tree, *path;
 	const char *kernel, *library;
@@ -124,7 +124,7 @@ static void name_file(struct answer *a, const struct question *q,
 {
 	const char *name;
 
-	if (a->rc < 0 || !op_returns_fd(q->op))
+	if (a->rc < 0 || !inroot_op_returns_fd(q->op))
 		return;
 	name = listing_name(l, a->dev, a->ino);
 	if (name != NULL)
