@@ -3,7 +3,9 @@
  * arguments, and the two ways of answering it: the library's call
  * beneath a root fd, and the kernel's own call (or, for mkdir_all and
  * remove_all, the kernel's calls as `mkdir -p` and `rm -rf` make them)
- * in a process chrooted to a copy of the same tree.
+ * in a process chrooted to a copy of the same tree (both sides are
+ * tests/inroot/common's; what is kept of an answer, and how two are
+ * compared, is the differential's own).
  */
 #ifndef INROOT_DIFFERENTIAL_QUESTION_H
 #define INROOT_DIFFERENTIAL_QUESTION_H

@@ -13,7 +13,7 @@
  * Each question is asked twice, of two fresh copies of its tree: first
  * of the kernel, in a forked child chrooted to its copy (mkdir_all as
  * `mkdir -p` makes each prefix, remove_all as `rm -rf` removes, without
- * following the last name: question.c), then of
+ * following the last name: tests/inroot/common/kernel_side.c), then of
  * the library, beneath an fd of its copy. A copy is compared with its
  * twin by a canonical listing (tree.h); an fd by the path of its file in
  * the listing (dev/ino) and its F_GETFL access mode and O_PATH.
