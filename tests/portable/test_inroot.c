@@ -38,8 +38,6 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
-#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -49,17 +47,15 @@
 #define RENAME_NOREPLACE (1 << 0)
 #define RENAME_EXCHANGE (1 << 1)
 #endif
+#include "inroot_call.h"
 #include "kernel_env.h"
+#include "kernel_side.h"
+#include "library_side.h"
 #include "proc_mounts.h"
 #include "verdicts.h"
 
-enum op {
-	RESOLVE, RESOLVE_NOFOLLOW, OPEN, CREAT, MKDIR, MKDIR_ALL, MKNOD,
-	SYMLINK, HARDLINK, RENAME, UNLINK, RMDIR, REMOVE_ALL, READLINK,
-};
-
 struct row {
-	enum op op;
+	enum inroot_op op;
 	const char *path;
 	const char *other; /* symlink's text, hardlink's and rename's other */
 	int arg;	   /* open flags, rename flags, readlink size */
@@ -90,103 +86,97 @@ static const char *const tree_links[][2] = {
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 static const struct row rows[] = {
-	{ RESOLVE, "file", NULL, 0 },
-	{ RESOLVE, "link_dir/file", NULL, 0 },
-	{ RESOLVE, "up/file", NULL, 0 },
-	{ RESOLVE, "escape_dir/outside/victim", NULL, 0 },
-	{ RESOLVE, "escape_abs", NULL, 0 },
-	{ RESOLVE, "../../outside/victim", NULL, 0 },
-	{ RESOLVE, "/../dir/./sub/..", NULL, 0 },
-	{ RESOLVE, "loop", NULL, 0 },
-	{ RESOLVE, "file/", NULL, 0 },
-	{ RESOLVE, "", NULL, 0 },
-	{ RESOLVE_NOFOLLOW, "link_file", NULL, 0 },
-	{ RESOLVE_NOFOLLOW, "tree/a/l/file", NULL, 0 },
-	{ OPEN, "link_file", NULL, O_RDONLY },
-	{ OPEN, "link_file", NULL, O_RDONLY | O_NOFOLLOW },
-	{ OPEN, "link_dir", NULL, O_RDONLY | O_NOFOLLOW | O_DIRECTORY },
-	{ OPEN, "tree/a/updir/dir", NULL, O_RDONLY | O_DIRECTORY },
-	{ OPEN, "file", NULL, O_WRONLY | O_APPEND },
-	{ CREAT, "dir/new", NULL, O_WRONLY },
-	{ CREAT, "escape", NULL, O_WRONLY },
-	{ CREAT, "dangling", NULL, O_WRONLY },
-	{ CREAT, "dangling", NULL, O_WRONLY | O_NOFOLLOW },
-	{ CREAT, "link_file", NULL, O_WRONLY | O_EXCL },
-	{ CREAT, "up/../new", NULL, O_RDWR },
-	{ MKDIR, "dir/new", NULL, 0 },
-	{ MKDIR, "dir/new/", NULL, 0 },
-	{ MKDIR, "escape_dir/x", NULL, 0 },
-	{ MKDIR, "up/x", NULL, 0 },
-	{ MKDIR, "dir/..", NULL, 0 },
-	{ MKDIR, "/", NULL, 0 },
-	{ MKDIR, "dangling", NULL, 0 },
-	{ MKDIR, "file/x", NULL, 0 },
-	{ MKDIR_ALL, "dir/sub/x/y/z", NULL, 0 },
-	{ MKDIR_ALL, "up/a/../b/c", NULL, 0 },
-	{ MKDIR_ALL, "tree/a/l/new/deeper", NULL, 0 },
-	{ MKDIR_ALL, "escape_dir/outside/x", NULL, 0 },
-	{ MKDIR_ALL, "dangling/x", NULL, 0 },
-	{ MKDIR_ALL, "file/x", NULL, 0 },
-	{ MKDIR_ALL, "link_file/x", NULL, 0 },
-	{ MKDIR_ALL, "dir", NULL, 0 },
-	{ MKNOD, "dir/fifo", NULL, S_IFIFO | 0600 },
-	{ MKNOD, "escape", NULL, S_IFIFO | 0600 },
-	{ MKNOD, "up/node", NULL, S_IFREG | 0600 },
-	{ SYMLINK, "dir/new_link", "/outside/victim", 0 },
-	{ SYMLINK, "escape_dir/outside/l", "x", 0 },
-	{ SYMLINK, "dangling", "x", 0 },
-	{ SYMLINK, "dir/x/", "x", 0 },
-	{ HARDLINK, "dir/hard", "file", 0 },
-	{ HARDLINK, "dir/hard", "escape_abs", 0 },
-	{ HARDLINK, "dir/hard", "escape_dir/outside/victim", 0 },
-	{ HARDLINK, "up/hard", "link_file", 0 },
-	{ HARDLINK, "dir/hard", "dir", 0 },
-	{ HARDLINK, "dir/hard", "dir/..", 0 },
-	{ HARDLINK, "dir/hard", "link_dir/", 0 },
-	{ RENAME, "file", "dir/moved", 0 },
-	{ RENAME, "escape", "up/moved", 0 },
-	{ RENAME, "dir/file", "escape_dir/outside/victim", 0 },
-	{ RENAME, "tree/a", "up/tree/a/b/into_itself", 0 },
-	{ RENAME, "file", "dir/file", RENAME_NOREPLACE },
-	{ RENAME, "file", "dir/file", RENAME_EXCHANGE },
-	{ RENAME, "file", "link_dir/file", RENAME_EXCHANGE },
-	{ RENAME, "dir/.", "x", 0 },
-	{ RENAME, "/", "x", 0 },
-	{ UNLINK, "link_dir", NULL, 0 },
-	{ UNLINK, "link_dir/", NULL, 0 },
-	{ UNLINK, "escape_abs", NULL, 0 },
-	{ UNLINK, "escape_dir/outside/victim", NULL, 0 },
-	{ UNLINK, "up/file", NULL, 0 },
-	{ UNLINK, "dir", NULL, 0 },
-	{ UNLINK, "file/", NULL, 0 },
-	{ RMDIR, "empty", NULL, 0 },
-	{ RMDIR, "empty/", NULL, 0 },
-	{ RMDIR, "dir", NULL, 0 },
-	{ RMDIR, "link_dir/", NULL, 0 },
-	{ RMDIR, "empty/.", NULL, 0 },
-	{ RMDIR, "dir/..", NULL, 0 },
-	{ RMDIR, "/", NULL, 0 },
-	{ REMOVE_ALL, "tree", NULL, 0 },
-	{ REMOVE_ALL, "tree/a/l", NULL, 0 },
-	{ REMOVE_ALL, "link_dir", NULL, 0 },
-	{ REMOVE_ALL, "escape_dir/outside", NULL, 0 },
-	{ REMOVE_ALL, "up/tree/a/b", NULL, 0 },
-	{ REMOVE_ALL, "nothing/at/all", NULL, 0 },
-	{ REMOVE_ALL, "file/x", NULL, 0 },
-	{ READLINK, "escape_abs", NULL, 64 },
-	{ READLINK, "escape_abs", NULL, 4 },
-	{ READLINK, "up/tree/a/l", NULL, 64 },
-	{ READLINK, "file", NULL, 64 },
-	{ READLINK, "link_dir/", NULL, 64 },
-	{ READLINK, "tree/a/l/", NULL, 64 },
-	{ READLINK, "dir/..", NULL, 64 },
-	{ READLINK, "nothing", NULL, 64 },
-};
-
-static const char *const op_names[] = {
-	"resolve", "resolve_nofollow", "open", "creat", "mkdir", "mkdir_all",
-	"mknod", "symlink", "hardlink", "rename", "unlink", "rmdir",
-	"remove_all", "readlink",
+	{ OP_RESOLVE, "file", NULL, 0 },
+	{ OP_RESOLVE, "link_dir/file", NULL, 0 },
+	{ OP_RESOLVE, "up/file", NULL, 0 },
+	{ OP_RESOLVE, "escape_dir/outside/victim", NULL, 0 },
+	{ OP_RESOLVE, "escape_abs", NULL, 0 },
+	{ OP_RESOLVE, "../../outside/victim", NULL, 0 },
+	{ OP_RESOLVE, "/../dir/./sub/..", NULL, 0 },
+	{ OP_RESOLVE, "loop", NULL, 0 },
+	{ OP_RESOLVE, "file/", NULL, 0 },
+	{ OP_RESOLVE, "", NULL, 0 },
+	{ OP_RESOLVE_NOFOLLOW, "link_file", NULL, 0 },
+	{ OP_RESOLVE_NOFOLLOW, "tree/a/l/file", NULL, 0 },
+	{ OP_OPEN, "link_file", NULL, O_RDONLY },
+	{ OP_OPEN, "link_file", NULL, O_RDONLY | O_NOFOLLOW },
+	{ OP_OPEN, "link_dir", NULL, O_RDONLY | O_NOFOLLOW | O_DIRECTORY },
+	{ OP_OPEN, "tree/a/updir/dir", NULL, O_RDONLY | O_DIRECTORY },
+	{ OP_OPEN, "file", NULL, O_WRONLY | O_APPEND },
+	{ OP_CREAT, "dir/new", NULL, O_WRONLY },
+	{ OP_CREAT, "escape", NULL, O_WRONLY },
+	{ OP_CREAT, "dangling", NULL, O_WRONLY },
+	{ OP_CREAT, "dangling", NULL, O_WRONLY | O_NOFOLLOW },
+	{ OP_CREAT, "link_file", NULL, O_WRONLY | O_EXCL },
+	{ OP_CREAT, "up/../new", NULL, O_RDWR },
+	{ OP_MKDIR, "dir/new", NULL, 0 },
+	{ OP_MKDIR, "dir/new/", NULL, 0 },
+	{ OP_MKDIR, "escape_dir/x", NULL, 0 },
+	{ OP_MKDIR, "up/x", NULL, 0 },
+	{ OP_MKDIR, "dir/..", NULL, 0 },
+	{ OP_MKDIR, "/", NULL, 0 },
+	{ OP_MKDIR, "dangling", NULL, 0 },
+	{ OP_MKDIR, "file/x", NULL, 0 },
+	{ OP_MKDIR_ALL, "dir/sub/x/y/z", NULL, 0 },
+	{ OP_MKDIR_ALL, "up/a/../b/c", NULL, 0 },
+	{ OP_MKDIR_ALL, "tree/a/l/new/deeper", NULL, 0 },
+	{ OP_MKDIR_ALL, "escape_dir/outside/x", NULL, 0 },
+	{ OP_MKDIR_ALL, "dangling/x", NULL, 0 },
+	{ OP_MKDIR_ALL, "file/x", NULL, 0 },
+	{ OP_MKDIR_ALL, "link_file/x", NULL, 0 },
+	{ OP_MKDIR_ALL, "dir", NULL, 0 },
+	{ OP_MKNOD, "dir/fifo", NULL, S_IFIFO | 0600 },
+	{ OP_MKNOD, "escape", NULL, S_IFIFO | 0600 },
+	{ OP_MKNOD, "up/node", NULL, S_IFREG | 0600 },
+	{ OP_SYMLINK, "dir/new_link", "/outside/victim", 0 },
+	{ OP_SYMLINK, "escape_dir/outside/l", "x", 0 },
+	{ OP_SYMLINK, "dangling", "x", 0 },
+	{ OP_SYMLINK, "dir/x/", "x", 0 },
+	{ OP_HARDLINK, "dir/hard", "file", 0 },
+	{ OP_HARDLINK, "dir/hard", "escape_abs", 0 },
+	{ OP_HARDLINK, "dir/hard", "escape_dir/outside/victim", 0 },
+	{ OP_HARDLINK, "up/hard", "link_file", 0 },
+	{ OP_HARDLINK, "dir/hard", "dir", 0 },
+	{ OP_HARDLINK, "dir/hard", "dir/..", 0 },
+	{ OP_HARDLINK, "dir/hard", "link_dir/", 0 },
+	{ OP_RENAME, "file", "dir/moved", 0 },
+	{ OP_RENAME, "escape", "up/moved", 0 },
+	{ OP_RENAME, "dir/file", "escape_dir/outside/victim", 0 },
+	{ OP_RENAME, "tree/a", "up/tree/a/b/into_itself", 0 },
+	{ OP_RENAME, "file", "dir/file", RENAME_NOREPLACE },
+	{ OP_RENAME, "file", "dir/file", RENAME_EXCHANGE },
+	{ OP_RENAME, "file", "link_dir/file", RENAME_EXCHANGE },
+	{ OP_RENAME, "dir/.", "x", 0 },
+	{ OP_RENAME, "/", "x", 0 },
+	{ OP_UNLINK, "link_dir", NULL, 0 },
+	{ OP_UNLINK, "link_dir/", NULL, 0 },
+	{ OP_UNLINK, "escape_abs", NULL, 0 },
+	{ OP_UNLINK, "escape_dir/outside/victim", NULL, 0 },
+	{ OP_UNLINK, "up/file", NULL, 0 },
+	{ OP_UNLINK, "dir", NULL, 0 },
+	{ OP_UNLINK, "file/", NULL, 0 },
+	{ OP_RMDIR, "empty", NULL, 0 },
+	{ OP_RMDIR, "empty/", NULL, 0 },
+	{ OP_RMDIR, "dir", NULL, 0 },
+	{ OP_RMDIR, "link_dir/", NULL, 0 },
+	{ OP_RMDIR, "empty/.", NULL, 0 },
+	{ OP_RMDIR, "dir/..", NULL, 0 },
+	{ OP_RMDIR, "/", NULL, 0 },
+	{ OP_REMOVE_ALL, "tree", NULL, 0 },
+	{ OP_REMOVE_ALL, "tree/a/l", NULL, 0 },
+	{ OP_REMOVE_ALL, "link_dir", NULL, 0 },
+	{ OP_REMOVE_ALL, "escape_dir/outside", NULL, 0 },
+	{ OP_REMOVE_ALL, "up/tree/a/b", NULL, 0 },
+	{ OP_REMOVE_ALL, "nothing/at/all", NULL, 0 },
+	{ OP_REMOVE_ALL, "file/x", NULL, 0 },
+	{ OP_READLINK, "escape_abs", NULL, 64 },
+	{ OP_READLINK, "escape_abs", NULL, 4 },
+	{ OP_READLINK, "up/tree/a/l", NULL, 64 },
+	{ OP_READLINK, "file", NULL, 64 },
+	{ OP_READLINK, "link_dir/", NULL, 64 },
+	{ OP_READLINK, "tree/a/l/", NULL, 64 },
+	{ OP_READLINK, "dir/..", NULL, 64 },
+	{ OP_READLINK, "nothing", NULL, 64 },
 };
 
 /* What a call answered, as a child reports it through a pipe. */
@@ -329,162 +319,45 @@ static void describe_fd(int fd, const char *root, struct outcome *o)
 		snprintf(o->file, sizeof o->file, "(not in the root)");
 }
 
+/* The row as both sides are asked it: what it makes made 0750 (a file
+ * 0640), readlink's text read into text, size bytes. */
+static struct inroot_call call_of(const struct row *r, char *text, size_t size)
+{
+	mode_t mode = r->op == OP_MKNOD ? (mode_t)r->arg :
+		      r->op == OP_CREAT ? 0640 : 0750;
+
+	return (struct inroot_call){ .op = r->op, .path = r->path,
+				     .other = r->other, .flags = r->arg,
+				     .mode = mode, .buf = text, .size = size };
+}
+
 /* The library's call, in root (a path of the tree's copy). */
 static long library_call(const struct row *r, int root, struct outcome *o)
 {
-	switch (r->op) {
-	case RESOLVE: return inroot_resolve(root, r->path);
-	case RESOLVE_NOFOLLOW: return inroot_resolve_nofollow(root, r->path);
-	case OPEN: return inroot_open(root, r->path, r->arg);
-	case CREAT: return inroot_creat(root, r->path, r->arg, 0640);
-	case MKDIR: return inroot_mkdir(root, r->path, 0750);
-	case MKDIR_ALL: return inroot_mkdir_all(root, r->path, 0750);
-	case MKNOD: return inroot_mknod(root, r->path, (mode_t)r->arg, 0);
-	case SYMLINK: return inroot_symlink(root, r->path, r->other);
-	case HARDLINK: return inroot_hardlink(root, r->path, r->other);
-	case RENAME:
-		return inroot_rename(root, r->path, r->other,
-				     (unsigned int)r->arg);
-	case UNLINK: return inroot_unlink(root, r->path);
-	case RMDIR: return inroot_rmdir(root, r->path);
-	case REMOVE_ALL: return inroot_remove_all(root, r->path);
-	case READLINK:
-		return inroot_readlink(root, r->path, o->text,
-				       (size_t)r->arg);
-	}
-	return -1;
-}
+	struct inroot_call c = call_of(r, o->text, (size_t)r->arg);
 
-/* mkdir -p as the library means it, made of the kernel's calls. */
-static long kernel_mkdir_all(const char *path)
-{
-	char prefix[PATH_MAX];
-	size_t end = 0, len = strlen(path);
-	int fd = -1, made;
-
-	while (end < len) {
-		while (path[end] == '/')
-			end++;
-		while (end < len && path[end] != '/')
-			end++;
-		snprintf(prefix, sizeof prefix, "%.*s", (int)end, path);
-		if (fd >= 0)
-			close(fd);
-		fd = open(prefix, O_PATH | O_DIRECTORY);
-		if (fd >= 0)
-			continue;
-		if (errno != ENOENT)
-			return -1;
-		made = mkdir(prefix, 0750) == 0 ? 0 : errno;
-		if (made != 0 && made != EEXIST)
-			return -1;
-		fd = open(prefix, O_PATH | O_DIRECTORY);
-		if (fd < 0 && errno == ENOENT && made == EEXIST)
-			errno = EEXIST;
-		if (fd < 0)
-			return -1;
-	}
-	return fd;
-}
-
-/* rm -rf of one name, never following a link. */
-static int kernel_remove_tree(int dir, const char *name)
-{
-	DIR *d;
-	struct dirent *e;
-	int sub;
-
-	if (unlinkat(dir, name, 0) == 0)
-		return 0;
-	if (errno != EISDIR)
-		return -1;
-	sub = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
-	if (sub < 0 || (d = fdopendir(sub)) == NULL)
-		return -1;
-	while ((e = readdir(d)) != NULL)
-		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-			kernel_remove_tree(sub, e->d_name);
-	closedir(d);
-	return unlinkat(dir, name, AT_REMOVEDIR);
+	return library_side_call(root, &c);
 }
 
 static void remove_tree(const char *at)
 {
-	if (kernel_remove_tree(AT_FDCWD, at) != 0)
+	if (kernel_remove_all(at) != 0)
 		fprintf(stderr, "could not remove %s: %s\n", at,
 			strerror(errno));
 }
 
-static bool last_is_dot_or_root(const char *path)
-{
-	size_t end = strlen(path), start;
-
-	while (end > 0 && path[end - 1] == '/')
-		end--;
-	start = end;
-	while (start > 0 && path[start - 1] != '/')
-		start--;
-	return end == 0 || (end - start == 1 && path[start] == '.') ||
-	       (end - start == 2 && path[start] == '.' && path[start + 1] == '.');
-}
-
-static long kernel_remove_all(const char *path)
-{
-	char parent[PATH_MAX];
-	const char *slash = strrchr(path, '/');
-	int dir;
-	long r;
-
-	if (last_is_dot_or_root(path))
-		return rmdir(path);
-	snprintf(parent, sizeof parent, "%.*s",
-		 slash ? (int)(slash - path) + 1 : 1, slash ? path : ".");
-	dir = open(parent, O_PATH | O_DIRECTORY);
-	if (dir < 0)
-		return errno == ENOENT ? 0 : -1;
-	errno = 0;
-	r = kernel_remove_tree(dir, slash ? slash + 1 : path);
-	close(dir);
-	return r < 0 && errno == ENOENT ? 0 : r;
-}
-
-/* The kernel's own call, in a chroot to the tree's copy. */
+/* The kernel's own call, in a chroot to the tree's copy: readlink's
+ * text read whole, then copied as the library copies it. */
 static long kernel_call(const struct row *r, struct outcome *o)
 {
 	char text[PATH_MAX];
-	long n;
+	struct inroot_call c = call_of(r, text, sizeof text);
+	long n = kernel_side_call(&c);
 
-	switch (r->op) {
-	case RESOLVE: return open(r->path, O_PATH);
-	case RESOLVE_NOFOLLOW: return open(r->path, O_PATH | O_NOFOLLOW);
-	case OPEN: return open(r->path, r->arg);
-	case CREAT: return open(r->path, r->arg | O_CREAT, 0640);
-	case MKDIR: return mkdir(r->path, 0750);
-	case MKDIR_ALL: return kernel_mkdir_all(r->path);
-	case MKNOD: return mknod(r->path, (mode_t)r->arg, 0);
-	case SYMLINK: return symlink(r->other, r->path);
-	case HARDLINK: return link(r->other, r->path);
-	case RENAME:
-		return syscall(SYS_renameat2, AT_FDCWD, r->path, AT_FDCWD,
-			       r->other, r->arg);
-	case UNLINK: return unlink(r->path);
-	case RMDIR: return rmdir(r->path);
-	case REMOVE_ALL: return kernel_remove_all(r->path);
-	case READLINK:
-		n = readlink(r->path, text, sizeof text);
-		if (n >= 0)
-			memcpy(o->text, text,
-			       (size_t)n < (size_t)r->arg ? (size_t)n :
-							    (size_t)r->arg);
-		return n;
-	}
-	return -1;
-}
-
-static bool returns_fd(enum op op)
-{
-	return op == RESOLVE || op == RESOLVE_NOFOLLOW || op == OPEN ||
-	       op == CREAT || op == MKDIR_ALL;
+	if (r->op == OP_READLINK && n >= 0)
+		memcpy(o->text, text,
+		       (size_t)n < (size_t)r->arg ? (size_t)n : (size_t)r->arg);
+	return n;
 }
 
 static void record(const struct row *r, long ret, const char *root,
@@ -492,7 +365,7 @@ static void record(const struct row *r, long ret, const char *root,
 {
 	o->err = ret < 0 ? errno : 0;
 	o->ret = ret < 0 ? -1 : ret;
-	if (ret >= 0 && returns_fd(r->op))
+	if (ret >= 0 && inroot_op_returns_fd(r->op))
 		describe_fd((int)ret, root, o);
 }
 
@@ -582,7 +455,7 @@ static void check_row(const struct row *r, enum world w)
 
 	snprintf(lib_at, sizeof lib_at, "%s/lib", top);
 	snprintf(jail_at, sizeof jail_at, "%s/jail", top);
-	snprintf(name, sizeof name, "%s %s%s%s", op_names[r->op], r->path,
+	snprintf(name, sizeof name, "%s %s%s%s", inroot_op_name(r->op), r->path,
 		 r->other ? " " : "", r->other ? r->other : "");
 	if (!trees_made) {
 		if (make_tree(lib_at) != 0 || make_tree(jail_at) != 0) {

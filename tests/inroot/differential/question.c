@@ -1,7 +1,6 @@
 #define _GNU_SOURCE
 #include "question.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -10,17 +9,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "inroot.h"
+#include "kernel_side.h"
+#include "library_side.h"
 
 /* What fills readlink's buffer before the call: bytes no link text of
  * the trees holds. */
 #define UNWRITTEN '\x7f'
-
-bool op_returns_fd(enum op op)
-{
-	return op == OP_RESOLVE || op == OP_RESOLVE_NOFOLLOW ||
-	       op == OP_OPEN || op == OP_CREAT || op == OP_MKDIR_ALL;
-}
 
 /* rc and errno, and for an fd what it is (the fd then closed). */
 static struct answer answer_of(const struct question *q, long rc)
@@ -28,7 +22,7 @@ static struct answer answer_of(const struct question *q, long rc)
 	struct answer a = { .rc = rc, .err = rc == -1 ? errno : 0 };
 	struct stat st;
 
-	if (rc >= 0 && op_returns_fd(q->op)) {
+	if (rc >= 0 && inroot_op_returns_fd(q->op)) {
 		int fd = (int)rc;
 
 		a.fd_flags = fcntl(fd, F_GETFL);
@@ -58,245 +52,27 @@ static void keep_text(struct answer *a, const char *buf, size_t size)
 			a->past_untouched = false;
 }
 
-static long library_call(int root, const struct question *q)
+/* The question as both sides are asked it; buf is readlink's. */
+static struct inroot_call call_of(const struct question *q, char *buf,
+				  size_t size)
 {
-	switch (q->op) {
-	case OP_RESOLVE:
-		return inroot_resolve(root, q->a);
-	case OP_RESOLVE_NOFOLLOW:
-		return inroot_resolve_nofollow(root, q->a);
-	case OP_OPEN:
-		return inroot_open(root, q->a, q->flags);
-	case OP_CREAT:
-		return inroot_creat(root, q->a, q->flags, q->mode);
-	case OP_MKDIR:
-		return inroot_mkdir(root, q->a, q->mode);
-	case OP_MKDIR_ALL:
-		return inroot_mkdir_all(root, q->a, q->mode);
-	case OP_MKNOD:
-		return inroot_mknod(root, q->a, q->mode, 0);
-	case OP_SYMLINK:
-		return inroot_symlink(root, q->a, q->b);
-	case OP_HARDLINK:
-		return inroot_hardlink(root, q->a, q->b);
-	case OP_RENAME:
-		return inroot_rename(root, q->a, q->b, (unsigned)q->flags);
-	case OP_UNLINK:
-		return inroot_unlink(root, q->a);
-	case OP_RMDIR:
-		return inroot_rmdir(root, q->a);
-	case OP_REMOVE_ALL:
-		return inroot_remove_all(root, q->a);
-	case OP_READLINK:
-		break;
-	}
-	errno = EINVAL;
-	return -1;
+	return (struct inroot_call){ .op = q->op, .path = q->a, .other = q->b,
+				     .flags = q->flags, .mode = q->mode,
+				     .buf = buf, .size = size };
 }
 
 struct answer answer_of_library(int root, const struct question *q)
 {
 	char buf[PATH_MAX];
+	struct inroot_call c = call_of(q, buf, q->size);
 	struct answer a;
 
 	if (q->op != OP_READLINK)
-		return answer_of(q, library_call(root, q));
+		return answer_of(q, library_side_call(root, &c));
 	memset(buf, UNWRITTEN, sizeof(buf));
-	a = answer_of(q, inroot_readlink(root, q->a, buf, q->size));
+	a = answer_of(q, library_side_call(root, &c));
 	keep_text(&a, buf, q->size);
 	return a;
-}
-
-/*
- * mkdir -p: each prefix made in turn, one that exists taken where it
- * opens as a directory (a symlink to one included). One that does not:
- * ENOTDIR for another file, and mkdir's own EEXIST for a link leading
- * nowhere. The answer is then an O_PATH fd of the whole path.
- */
-static long kernel_mkdir_all(const char *path, mode_t mode)
-{
-	char prefix[PATH_MAX + 2];
-	size_t n = strlen(path);
-
-	if (n >= sizeof(prefix)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	for (size_t end = 1; end <= n; end++) {
-		int fd;
-
-		if (end < n && path[end] != '/')
-			continue;
-		if (path[end - 1] == '/')
-			continue; /* no name ends here */
-		memcpy(prefix, path, end);
-		prefix[end] = '\0';
-		if (mkdir(prefix, mode) == 0)
-			continue;
-		if (errno != EEXIST)
-			return -1;
-		fd = open(prefix, O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (fd < 0) {
-			if (errno == ENOENT)
-				errno = EEXIST;
-			return -1;
-		}
-		close(fd);
-	}
-	return open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
-}
-
-/* Whether path's last name is ".", ".." or none ("/"): the kernel's
- * LAST_DOT, LAST_DOTDOT and LAST_ROOT, which rm -rf refuses. */
-static bool last_is_dots(const char *path)
-{
-	size_t end = strlen(path), start;
-
-	while (end > 0 && path[end - 1] == '/')
-		end--;
-	if (end == 0)
-		return path[0] == '/';
-	start = end;
-	while (start > 0 && path[start - 1] != '/')
-		start--;
-	return (end - start == 1 && path[start] == '.') ||
-	       (end - start == 2 && path[start] == '.' &&
-		path[start + 1] == '.');
-}
-
-/* Whether the directory fd is another file system's root than that of
- * path's parent. */
-static bool mount_point(int fd, const char *path)
-{
-	char parent[PATH_MAX + 4];
-	struct stat st, up;
-
-	snprintf(parent, sizeof(parent), "%s/..", path);
-	return fstat(fd, &st) == 0 && stat(parent, &up) == 0 &&
-	       st.st_dev != up.st_dev;
-}
-
-/* rmdir(2), where ENOENT means that there was nothing to remove. */
-static long rmdir_or_none(const char *path)
-{
-	return rmdir(path) == 0 || errno == ENOENT ? 0 : -1;
-}
-
-/* rm -rf's emptying of the directory dirfd (closed here): each entry
- * removed, unfollowed, whatever the others did; a mount point left
- * (EBUSY). The first error met, or 0. */
-static int empty_beneath(int dirfd)
-{
-	DIR *dir = fdopendir(dirfd);
-	struct stat up, st;
-	struct dirent *d;
-	int first = 0;
-
-	if (dir == NULL || fstat(dirfd, &up) < 0) {
-		if (dir != NULL)
-			closedir(dir);
-		else
-			close(dirfd);
-		return errno;
-	}
-	while ((d = readdir(dir)) != NULL) {
-		int err = 0, fd;
-
-		if (strcmp(d->d_name, ".") == 0 || strcmp(d->d_name, "..") == 0)
-			continue;
-		if (fstatat(dirfd, d->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-			err = errno;
-		else if (!S_ISDIR(st.st_mode))
-			err = unlinkat(dirfd, d->d_name, 0) < 0 ? errno : 0;
-		else if (st.st_dev != up.st_dev)
-			err = EBUSY;
-		else if ((fd = openat(dirfd, d->d_name, O_RDONLY | O_DIRECTORY |
-				      O_NOFOLLOW | O_CLOEXEC)) < 0)
-			err = errno;
-		else if ((err = empty_beneath(fd)) == 0)
-			err = unlinkat(dirfd, d->d_name, AT_REMOVEDIR) < 0 ?
-			      errno : 0;
-		if (first == 0 && err != ENOENT)
-			first = err;
-	}
-	closedir(dir);
-	return first;
-}
-
-/*
- * rm -rf as inroot(3) says it: the last name decides, never followed
- * (unlink's answer: EISDIR for a directory, ENOTDIR for a symlink or
- * file named with a trailing slash), and a directory is emptied, then
- * removed; the first error met is the answer. A path that does not
- * exist is 0, "" ENOENT. ".", ".." and "/" are not entered, nor is a
- * mount point: rmdir's answer for them.
- */
-static long kernel_remove_all(const char *path)
-{
-	int fd, err;
-
-	if (path[0] == '\0') {
-		errno = ENOENT;
-		return -1;
-	}
-	if (last_is_dots(path))
-		return rmdir_or_none(path);
-	if (unlink(path) == 0)
-		return 0;
-	if (errno == ENOENT)
-		return 0;
-	if (errno != EISDIR)
-		return -1;
-	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	if (mount_point(fd, path)) {
-		close(fd);
-		return rmdir_or_none(path);
-	}
-	err = empty_beneath(fd);
-	if (err != 0) {
-		errno = err;
-		return -1;
-	}
-	return rmdir_or_none(path);
-}
-
-static long kernel_call(const struct question *q)
-{
-	switch (q->op) {
-	case OP_RESOLVE:
-		return open(q->a, O_PATH | O_CLOEXEC);
-	case OP_RESOLVE_NOFOLLOW:
-		return open(q->a, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	case OP_OPEN:
-		return open(q->a, q->flags);
-	case OP_CREAT:
-		return open(q->a, q->flags | O_CREAT, q->mode);
-	case OP_MKDIR:
-		return mkdir(q->a, q->mode);
-	case OP_MKDIR_ALL:
-		return kernel_mkdir_all(q->a, q->mode);
-	case OP_MKNOD:
-		return mknod(q->a, q->mode, 0);
-	case OP_SYMLINK:
-		return symlink(q->b, q->a);
-	case OP_HARDLINK:
-		return link(q->b, q->a);
-	case OP_RENAME:
-		return renameat2(AT_FDCWD, q->a, AT_FDCWD, q->b,
-				 (unsigned)q->flags);
-	case OP_UNLINK:
-		return unlink(q->a);
-	case OP_RMDIR:
-		return rmdir(q->a);
-	case OP_REMOVE_ALL:
-		return kernel_remove_all(q->a);
-	case OP_READLINK:
-		break;
-	}
-	errno = EINVAL;
-	return -1;
 }
 
 /* readlink(2) truncates silently; the header's answer is the text's
@@ -304,11 +80,11 @@ static long kernel_call(const struct question *q)
 struct answer answer_of_kernel(const struct question *q)
 {
 	char text[PATH_MAX], buf[PATH_MAX];
-	struct answer a;
+	struct inroot_call c = call_of(q, text, sizeof(text));
+	struct answer a = answer_of(q, kernel_side_call(&c));
 
 	if (q->op != OP_READLINK)
-		return answer_of(q, kernel_call(q));
-	a = answer_of(q, readlink(q->a, text, sizeof(text)));
+		return a;
 	memset(buf, UNWRITTEN, sizeof(buf));
 	if (a.rc > 0)
 		memcpy(buf, text, (size_t)a.rc < q->size ? (size_t)a.rc :
@@ -317,30 +93,9 @@ struct answer answer_of_kernel(const struct question *q)
 	return a;
 }
 
-static const char *op_name(enum op op)
-{
-	static const char *const names[] = {
-		[OP_RESOLVE] = "resolve",
-		[OP_RESOLVE_NOFOLLOW] = "resolve_nofollow",
-		[OP_OPEN] = "open",
-		[OP_CREAT] = "creat",
-		[OP_MKDIR] = "mkdir",
-		[OP_MKDIR_ALL] = "mkdir_all",
-		[OP_MKNOD] = "mknod",
-		[OP_SYMLINK] = "symlink",
-		[OP_HARDLINK] = "hardlink",
-		[OP_RENAME] = "rename",
-		[OP_UNLINK] = "unlink",
-		[OP_RMDIR] = "rmdir",
-		[OP_REMOVE_ALL] = "remove_all",
-		[OP_READLINK] = "readlink",
-	};
-
-	return names[op];
-}
-
 /* The open flags by name, or rename's. */
-static void flags_describe(char *buf, size_t size, enum op op, int flags)
+static void flags_describe(char *buf, size_t size, enum inroot_op op,
+			   int flags)
 {
 	static const struct { int flag; const char *name; } open_flags[] = {
 		{ O_PATH, "O_PATH" }, { O_CREAT, "O_CREAT" },
@@ -406,7 +161,7 @@ const char *question_describe(char *buf, size_t size,
 		break;
 	case OP_MKDIR:
 	case OP_MKDIR_ALL:
-		snprintf(buf, size, "%s(%s, 0%o)", op_name(q->op), a, q->mode);
+		snprintf(buf, size, "%s(%s, 0%o)", inroot_op_name(q->op), a, q->mode);
 		break;
 	case OP_MKNOD:
 		snprintf(buf, size, "mknod(%s, %s|0%o)", a,
@@ -415,7 +170,7 @@ const char *question_describe(char *buf, size_t size,
 		break;
 	case OP_SYMLINK:
 	case OP_HARDLINK:
-		snprintf(buf, size, "%s(%s, %s)", op_name(q->op), a, b);
+		snprintf(buf, size, "%s(%s, %s)", inroot_op_name(q->op), a, b);
 		break;
 	case OP_RENAME:
 		snprintf(buf, size, "rename(%s, %s, %s)", a, b, flags);
@@ -424,7 +179,7 @@ const char *question_describe(char *buf, size_t size,
 		snprintf(buf, size, "readlink(%s, size %zu)", a, q->size);
 		break;
 	default:
-		snprintf(buf, size, "%s(%s)", op_name(q->op), a);
+		snprintf(buf, size, "%s(%s)", inroot_op_name(q->op), a);
 	}
 	return buf;
 }
@@ -437,7 +192,7 @@ const char *answer_describe(char *buf, size_t size, const struct question *q,
 	if (a->rc == -1) {
 		name = strerrorname_np(a->err);
 		snprintf(buf, size, "-1 %s", name != NULL ? name : "E?");
-	} else if (op_returns_fd(q->op)) {
+	} else if (inroot_op_returns_fd(q->op)) {
 		snprintf(buf, size, "fd of %s %s", a->file,
 			 a->fd_flags & O_PATH ? "O_PATH" :
 			 (a->fd_flags & O_ACCMODE) == O_RDONLY ? "O_RDONLY" :
@@ -459,7 +214,7 @@ bool answers_agree(const struct question *q, const struct answer *a,
 
 	if (a->rc == -1 || b->rc == -1)
 		return a->rc == b->rc && a->err == b->err;
-	if (op_returns_fd(q->op))
+	if (inroot_op_returns_fd(q->op))
 		return strcmp(a->file, b->file) == 0 &&
 		       (a->fd_flags & kind) == (b->fd_flags & kind);
 	if (q->op == OP_READLINK)

@@ -3,7 +3,9 @@
  * arguments, and the two ways of answering it: the library's call
  * beneath a root fd, and the kernel's own call (or, for mkdir_all and
  * remove_all, the kernel's calls as `mkdir -p` and `rm -rf` make them)
- * in a process chrooted to a copy of the same tree.
+ * in a process chrooted to a copy of the same tree (both sides are
+ * tests/inroot/common's; what is kept of an answer, and how two are
+ * compared, is the differential's own).
  */
 #ifndef INROOT_DIFFERENTIAL_QUESTION_H
 #define INROOT_DIFFERENTIAL_QUESTION_H
@@ -12,25 +14,10 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-enum op {
-	OP_RESOLVE,
-	OP_RESOLVE_NOFOLLOW,
-	OP_OPEN,
-	OP_CREAT,
-	OP_MKDIR,
-	OP_MKDIR_ALL,
-	OP_MKNOD,
-	OP_SYMLINK,
-	OP_HARDLINK,
-	OP_RENAME,
-	OP_UNLINK,
-	OP_RMDIR,
-	OP_REMOVE_ALL,
-	OP_READLINK,
-};
+#include "inroot_call.h"
 
 struct question {
-	enum op op;
+	enum inroot_op op;
 	/* The arguments in the header's order: path (rename's src), then
 	 * symlink's target text, hardlink's existing name, rename's dst. */
 	const char *a, *b;
@@ -57,9 +44,6 @@ struct answer {
 	char text[ANSWER_TEXT_MAX];
 	bool past_untouched;
 };
-
-/* Whether the op answers with an fd. */
-bool op_returns_fd(enum op op);
 
 /* The library's answer, beneath root. */
 struct answer answer_of_library(int root, const struct question *q);

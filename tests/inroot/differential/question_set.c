@@ -12,7 +12,7 @@
  * first name, or (path_second) the other name is, and the path the
  * second. */
 static const struct variant {
-	enum op op;
+	enum inroot_op op;
 	int flags;
 	mode_t mode;
 	const char *other;

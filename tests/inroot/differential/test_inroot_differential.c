@@ -13,7 +13,7 @@
  * Each question is asked twice, of two fresh copies of its tree: first
  * of the kernel, in a forked child chrooted to its copy (mkdir_all as
  * `mkdir -p` makes each prefix, remove_all as `rm -rf` removes, without
- * following the last name: question.c), then of
+ * following the last name: tests/inroot/common/kernel_side.c), then of
  * the library, beneath an fd of its copy. A copy is compared with its
  * twin by a canonical listing (tree.h); an fd by the path of its file in
  * the listing (dev/ino) and its F_GETFL access mode and O_PATH.
@@ -80,7 +80,7 @@
  * prints them (or any), and says why.
  */
 static const struct documented {
-	enum op op;
+	enum inroot_op op;
 	bool any_op;
 	const char *tree, *path;
 	const char *kernel, *library;
@@ -124,7 +124,7 @@ static void name_file(struct answer *a, const struct question *q,
 {
 	const char *name;
 
-	if (a->rc < 0 || !op_returns_fd(q->op))
+	if (a->rc < 0 || !inroot_op_returns_fd(q->op))
 		return;
 	name = listing_name(l, a->dev, a->ino);
 	if (name != NULL)

@@ -14,23 +14,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-enum peer_op {
-	OP_RESOLVE,          /* inroot_resolve; open(O_PATH) */
-	OP_RESOLVE_NOFOLLOW, /* inroot_resolve_nofollow; O_PATH|O_NOFOLLOW */
-	OP_OPEN,             /* inroot_open; open(flags) */
-	OP_CREAT,            /* inroot_creat; open(flags|O_CREAT, mode) */
-	OP_MKDIR,            /* inroot_mkdir; mkdir */
-	OP_MKDIR_ALL,        /* inroot_mkdir_all; mkdir of each prefix */
-	OP_MKNOD,            /* inroot_mknod; mknod(mode, dev) */
-	OP_SYMLINK,          /* inroot_symlink; symlink(other, path) */
-	OP_HARDLINK,         /* inroot_hardlink; link(other, path) */
-	OP_RENAME,           /* inroot_rename; renameat2(path, other, flags) */
-	OP_UNLINK,           /* inroot_unlink; unlink */
-	OP_RMDIR,            /* inroot_rmdir; rmdir */
-	OP_REMOVE_ALL,       /* inroot_remove_all; rm -rf by kernel calls */
-	OP_READLINK,         /* inroot_readlink; readlink */
-	OP_REOPEN,           /* inroot_reopen(inroot_resolve); open(flags) */
-};
+#include "inroot_call.h"
 
 /* What a peer's test expects: an errno, or success and (where it says)
  * the file: the path in the tree an fd names or a name made names, or
@@ -44,7 +28,7 @@ struct peer_case {
 	const char *peer; /* "libpathrs", "securejoin" */
 	const char *name; /* the case's name in the peer's suite */
 	const char *const *tree;
-	enum peer_op op;
+	enum inroot_op op;
 	const char *path;
 	const char *other; /* rename's new name, a link's target */
 	int flags;         /* open's or renameat2's */
@@ -68,8 +52,5 @@ extern const struct peer_case libpathrs_cases[];
 extern const size_t libpathrs_case_count;
 extern const struct peer_case securejoin_cases[];
 extern const size_t securejoin_case_count;
-
-/* "resolve", "mkdir_all", ... */
-const char *peer_op_name(enum peer_op op);
 
 #endif /* TESTS_INROOT_PEER_CASES_H */

@@ -175,7 +175,9 @@ static char **read_names(DIR *d, size_t *count)
 	return names;
 }
 
-int peer_tree_empty(int fd)
+/* Removes all that the directory fd holds, and closes fd: 0, or an
+ * errno. */
+static int peer_tree_empty(int fd)
 {
 	DIR *d = fdopendir(fd);
 	char **names;

@@ -21,10 +21,6 @@
  * errno (the line that failed is printed). */
 int peer_tree_build(const char *dir, const char *const *lines);
 
-/* Removes all that the directory fd holds, and closes fd: 0, or an
- * errno. */
-int peer_tree_empty(int fd);
-
 /* Removes dir and all beneath it, symlinks never followed. 0, or an
  * errno. */
 int peer_tree_remove(const char *dir);

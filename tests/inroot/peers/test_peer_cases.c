@@ -170,15 +170,8 @@ static const char *expectation(const struct peer_case *c, char *buf,
 static void describe_row(const struct peer_case *c, char *buf, size_t size)
 {
 	snprintf(buf, size, "%s %s: %s(\"%s\"%s%s%s)", c->peer, c->name,
-		 peer_op_name(c->op), c->path, c->other ? ", \"" : "",
+		 inroot_op_name(c->op), c->path, c->other ? ", \"" : "",
 		 c->other ? c->other : "", c->other ? "\"" : "");
-}
-
-static bool returns_fd(enum peer_op op)
-{
-	return op == OP_RESOLVE || op == OP_RESOLVE_NOFOLLOW ||
-	       op == OP_OPEN || op == OP_CREAT || op == OP_MKDIR_ALL ||
-	       op == OP_REOPEN;
 }
 
 /* One row asked of one side in a fresh copy of its tree at top/dir_name:
@@ -210,7 +203,7 @@ static int ask_in_tree(const struct peer_case *c, const char *dir_name,
 		err = ENOMEM;
 	t->harness_err = err;
 	if (kernel && err == 0 && c->expects.err == 0 &&
-	    c->expects.file != NULL && !returns_fd(c->op) &&
+	    c->expects.file != NULL && !inroot_op_returns_fd(c->op) &&
 	    c->op != OP_READLINK) {
 		/* A name the peer expects made: look for it while the
 		 * tree is still here (file holds the result). */

@@ -1,6 +1,6 @@
-#include "peer_cases.h"
+#include "inroot_call.h"
 
-const char *peer_op_name(enum peer_op op)
+const char *inroot_op_name(enum inroot_op op)
 {
 	static const char *const names[] = {
 		[OP_RESOLVE] = "resolve",
@@ -21,4 +21,11 @@ const char *peer_op_name(enum peer_op op)
 	};
 
 	return names[op];
+}
+
+bool inroot_op_returns_fd(enum inroot_op op)
+{
+	return op == OP_RESOLVE || op == OP_RESOLVE_NOFOLLOW ||
+	       op == OP_OPEN || op == OP_CREAT || op == OP_MKDIR_ALL ||
+	       op == OP_REOPEN;
 }

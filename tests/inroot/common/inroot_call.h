@@ -1,0 +1,52 @@
+/*
+ * One operation of include/inroot.h with its arguments, as the tests ask
+ * it of both sides: the library beneath a root fd (library_side.h) and
+ * the kernel's own call in a process chrooted to the same tree
+ * (kernel_side.h). Plain C, the C library and system calls only: every C
+ * library and ABI builds it, and tests/kernels/build-programs links it by
+ * hand.
+ */
+#ifndef TESTS_INROOT_CALL_H
+#define TESTS_INROOT_CALL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+enum inroot_op {
+	OP_RESOLVE,          /* inroot_resolve; open(O_PATH) */
+	OP_RESOLVE_NOFOLLOW, /* inroot_resolve_nofollow; O_PATH|O_NOFOLLOW */
+	OP_OPEN,             /* inroot_open; open(flags) */
+	OP_CREAT,            /* inroot_creat; open(flags|O_CREAT, mode) */
+	OP_MKDIR,            /* inroot_mkdir; mkdir */
+	OP_MKDIR_ALL,        /* inroot_mkdir_all; mkdir -p, mkdir by mkdir */
+	OP_MKNOD,            /* inroot_mknod; mknod(mode, dev) */
+	OP_SYMLINK,          /* inroot_symlink; symlink(other, path) */
+	OP_HARDLINK,         /* inroot_hardlink; link(other, path) */
+	OP_RENAME,           /* inroot_rename; renameat2(path, other, flags) */
+	OP_UNLINK,           /* inroot_unlink; unlink */
+	OP_RMDIR,            /* inroot_rmdir; rmdir */
+	OP_REMOVE_ALL,       /* inroot_remove_all; rm -rf by kernel calls */
+	OP_READLINK,         /* inroot_readlink; readlink */
+	OP_REOPEN,           /* inroot_reopen(inroot_resolve); open(flags) */
+};
+
+struct inroot_call {
+	enum inroot_op op;
+	/* The arguments in the header's order: path (rename's source),
+	 * then symlink's text, hardlink's existing name, rename's new one. */
+	const char *path, *other;
+	int flags;   /* open's, creat's and reopen's; or renameat2's */
+	mode_t mode; /* creat's, mkdir's, mkdir_all's; mknod's type too */
+	dev_t dev;   /* mknod's */
+	char *buf;   /* readlink's, size bytes */
+	size_t size;
+};
+
+/* "resolve", "mkdir_all", ... */
+const char *inroot_op_name(enum inroot_op op);
+
+/* Whether the op answers with an fd (or -1). */
+bool inroot_op_returns_fd(enum inroot_op op);
+
+#endif /* TESTS_INROOT_CALL_H */
