@@ -17,7 +17,7 @@
 #include "in_root.h"
 #include "inroot.h"
 
-EXECVEAT_EXPORT int inroot_mkdir(int root, const char *path, mode_t mode)
+int libexecveat_inroot_mkdir(int root, const char *path, mode_t mode)
 {
 	struct held_parent p;
 	int r = libexecveat_hold_parent(root, path, &p);
@@ -26,7 +26,12 @@ EXECVEAT_EXPORT int inroot_mkdir(int root, const char *path, mode_t mode)
 		r = call_result(mkdirat(p.fd, p.name, mode));
 		libexecveat_release_parent(&p);
 	}
-	return answer(r);
+	return r;
+}
+
+EXECVEAT_EXPORT int inroot_mkdir(int root, const char *path, mode_t mode)
+{
+	return answer(libexecveat_inroot_mkdir(root, path, mode));
 }
 
 /*

@@ -27,6 +27,9 @@
 int libexecveat_inroot_open(int root, const char *path, int flags,
 			    unsigned int mode);
 
+/* inroot_mkdir's answer as -errno (mkdir_all makes its prefixes so). */
+int libexecveat_inroot_mkdir(int root, const char *path, mode_t mode);
+
 /* What the last component of a path is, as the kernel's lookup of a
  * parent tells (fs/namei.c's LAST_NORM, LAST_DOT, LAST_DOTDOT,
  * LAST_ROOT). Only a name can be created, removed or renamed; the

@@ -31,19 +31,6 @@
 
 #define DIRECTORY_FLAGS (O_PATH | O_DIRECTORY | O_CLOEXEC)
 
-/* mkdirat of prefix's last name in its parent, held inside the root. */
-static int make_directory(int root, const char *prefix, mode_t mode)
-{
-	struct held_parent p;
-	int r = libexecveat_hold_parent(root, prefix, &p);
-
-	if (r == 0) {
-		r = call_result(mkdirat(p.fd, p.name, mode));
-		libexecveat_release_parent(&p);
-	}
-	return r;
-}
-
 /*
  * prefix opened as a directory inside the root, made first where it is
  * missing. Made by another process meanwhile (EEXIST) is found. EEXIST
@@ -57,7 +44,7 @@ static int open_or_make(int root, const char *prefix, mode_t mode)
 
 	if (fd != -ENOENT)
 		return fd;
-	made = make_directory(root, prefix, mode);
+	made = libexecveat_inroot_mkdir(root, prefix, mode);
 	if (made != 0 && made != -EEXIST)
 		return made;
 	fd = libexecveat_inroot_open(root, prefix, DIRECTORY_FLAGS, 0);
