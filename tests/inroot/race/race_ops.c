@@ -167,8 +167,8 @@ static void make_tree(int place)
 
 	if (v >= 0)
 		make_file(v, "k");
-	if (r >= 0)
-		symlinkat("/outside/r", r, ".su");
+	if (r >= 0 && symlinkat("/outside/r", r, ".su") != 0)
+		perror("the link the attacker flips in");
 	close_held(v);
 	close_held(u);
 	close_held(r);
