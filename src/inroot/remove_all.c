@@ -131,7 +131,8 @@ struct descent {
 	int level[HELD_LEVELS]; /* level d (1 .. depth) in level[d % HELD_LEVELS] */
 	int depth; /* levels below the top */
 	int held; /* the deepest `held` levels are open */
-	char buf[1024]; /* getdents64's */
+	/* getdents64's, aligned for its 64-bit fields */
+	_Alignas(uint64_t) char buf[1024];
 };
 
 static int current(const struct descent *t)
