@@ -22,7 +22,7 @@
 #include "scratch_dir.h"
 
 const char *const world_names[WORLDS] = {
-	"control", "openat2", "ENOSYS", "ENOSYS-noproc"
+	"control", "openat2", "ENOSYS", "EPERM", "ENOSYS-noproc"
 };
 
 /* A tmpfs of the world's own at top (the storm's renames and the
@@ -68,8 +68,9 @@ static bool complete(enum world w, int root, char *why, size_t size)
 	/* Refused already (qemu-user, valgrind, an old kernel): that is
 	 * the world asked for, without a filter. */
 	int refusal = openat2_refusal(root);
+	int want = w == FALLBACK_EPERM ? EPERM : ENOSYS;
 	int err = w >= FALLBACK ? refuse_call_unless_so(refusal, OPENAT2_NR,
-							ENOSYS) : 0;
+							want) : 0;
 
 	refusal = openat2_refusal(root);
 
@@ -79,7 +80,7 @@ static bool complete(enum world w, int root, char *why, size_t size)
 	else if (w == KERNEL && refusal != 0)
 		snprintf(why, size, "openat2 answers %s here",
 			 strerror(refusal));
-	else if (w >= FALLBACK && refusal != ENOSYS)
+	else if (w >= FALLBACK && refusal != want)
 		snprintf(why, size, "openat2 not refused: %s",
 			 strerror(refusal));
 	else if (w == FALLBACK_NO_PROC && access("/proc/self", F_OK) == 0)

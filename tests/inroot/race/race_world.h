@@ -5,7 +5,8 @@
  *   CONTROL           as the machine is (the naive operations run here)
  *   KERNEL            the kernel's openat2 answers
  *   FALLBACK          openat2 refused with ENOSYS (a seccomp filter)
- *   FALLBACK_NO_PROC  the same, with an empty tmpfs over /proc
+ *   FALLBACK_EPERM    refused with EPERM (an allow-list policy)
+ *   FALLBACK_NO_PROC  refused with ENOSYS, with an empty tmpfs over /proc
  */
 #ifndef TESTS_INROOT_RACE_WORLD_H
 #define TESTS_INROOT_RACE_WORLD_H
@@ -14,7 +15,14 @@
 
 #include "race_tree.h"
 
-enum world { CONTROL, KERNEL, FALLBACK, FALLBACK_NO_PROC, WORLDS };
+enum world {
+	CONTROL,
+	KERNEL,
+	FALLBACK,
+	FALLBACK_EPERM,
+	FALLBACK_NO_PROC,
+	WORLDS
+};
 
 extern const char *const world_names[WORLDS];
 

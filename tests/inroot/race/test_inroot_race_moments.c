@@ -283,6 +283,7 @@ static bool judge(enum world w)
 int main(void)
 {
 	static const enum world worlds[] = { CONTROL, FALLBACK,
+					     FALLBACK_EPERM,
 					     FALLBACK_NO_PROC };
 	static char why[WORLDS][200];
 	bool ok = true, ran = false;
