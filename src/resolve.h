@@ -18,6 +18,11 @@
 int libexecveat_resolve_open(int dirfd, const char *path,
 			     const struct open_how *how);
 
+/* openat2() itself (src/openat2.c), by its name inside the library,
+ * which no preloaded or earlier openat2 can take the place of. */
+int libexecveat_openat2(int dirfd, const char *path,
+			const struct open_how *how, size_t size);
+
 /*
  * openat2 as its fallback answers it, checks and all, whether or not the
  * kernel has the call (src/openat2.c): for a caller that wants the walk's

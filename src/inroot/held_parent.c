@@ -13,14 +13,10 @@
 #define _GNU_SOURCE /* O_PATH */
 #include <string.h>
 
-#include "../exports.h"
 #include "in_root.h"
 #include "../null_check.h"
 #include "../resolve.h"
 #include "../sys.h"
-
-int libexecveat_openat2(int dirfd, const char *path,
-			const struct open_how *how, size_t size);
 
 int libexecveat_inroot_open(int root, const char *path, int flags,
 			    unsigned int mode)
@@ -30,7 +26,6 @@ int libexecveat_inroot_open(int root, const char *path, int flags,
 		.mode = mode,
 		.resolve = INROOT_RESOLVE,
 	};
-
 	int fd = call_result(libexecveat_openat2(root, path, &how, sizeof how));
 
 	/* The kernel says EAGAIN to a ".." under RESOLVE_IN_ROOT whenever
