@@ -15,15 +15,6 @@
 #include "proc_fd_dir.h"
 #include "sys.h"
 
-/* struct linux_dirent64's fixed part, as the kernel writes it. */
-struct dirent64_head {
-	uint64_t ino;
-	int64_t off;
-	unsigned short reclen;
-	unsigned char type;
-	char name[];
-};
-
 /* A listing's name as an fd number; -1 for ".", ".." or anything else. */
 static long fd_number(const char *name)
 {

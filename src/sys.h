@@ -375,6 +375,16 @@ static inline int sys_fchmod(int fd, unsigned int mode)
 	return (int)syscall(SYS_fchmod, (long)fd, (long)mode);
 }
 
+/* struct linux_dirent64's fixed part, as getdents64 writes each record
+ * (8-byte aligned within a buffer that is itself 8-byte aligned). */
+struct dirent64_head {
+	uint64_t ino;
+	int64_t off;
+	unsigned short reclen;
+	unsigned char type;
+	char name[];
+};
+
 static inline long sys_getdents64(int fd, void *buf, size_t size)
 {
 	return syscall(SYS_getdents64, (long)fd, SYS_ARG_PTR(buf), (long)size);

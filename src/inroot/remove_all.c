@@ -35,15 +35,6 @@
 
 #define EMPTYING_PASSES 2
 
-/* The linux_dirent64 that getdents64 fills in. */
-struct entry {
-	uint64_t ino;
-	int64_t off;
-	unsigned short reclen;
-	unsigned char type;
-	char name[];
-};
-
 static bool is_dot_or_dotdot(const char *name)
 {
 	return name[0] == '.' &&
@@ -244,7 +235,8 @@ static int scan(struct descent *t)
 		return -errno;
 	while ((n = sys_getdents64(dir, t->buf, sizeof t->buf)) > 0) {
 		for (long at = 0; at < n;) {
-			struct entry *e = (struct entry *)(t->buf + at);
+			struct dirent64_head *e =
+				(struct dirent64_head *)(void *)(t->buf + at);
 			int sub = -1;
 			int r = is_dot_or_dotdot(e->name) ?
 					0 :
