@@ -23,6 +23,13 @@ func TestHostileResolveStaysInside(t *testing.T) {
 		expectCloexec(t, file)
 		file.Close()
 	}
+	// The last link followed, and inside the root.
+	file, err := root.Resolve("etc/os-release")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	sameFile(t, file, rootPath+"/usr/lib/os-release")
 }
 
 func TestHostileResolveNoFollowStaysInside(t *testing.T) {

@@ -16,6 +16,9 @@ class HostileRoot(HostileRootTest):
             with self.root.resolve(path) as fd:
                 self.assert_same_file(fd, ROOT + "/etc/hostname")
                 self.assert_cloexec(fd)
+        # The last link followed, and inside the root.
+        with self.root.resolve("etc/os-release") as fd:
+            self.assert_same_file(fd, ROOT + "/usr/lib/os-release")
 
     def test_resolve_nofollow_stays_inside(self):
         with self.root.resolve_nofollow("var/log/tmp/x") as fd:

@@ -27,6 +27,9 @@ fn resolve_stays_inside() {
         assert_same_file(&fd, &format!("{}/etc/hostname", ROOT));
         assert_cloexec(&fd);
     }
+    // The last link followed, and inside the root.
+    let fd = w.root.resolve("etc/os-release").unwrap();
+    assert_same_file(&fd, &format!("{}/usr/lib/os-release", ROOT));
 }
 
 #[test]
