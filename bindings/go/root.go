@@ -71,7 +71,15 @@ func (r *Root) call(path string, f func(root C.int, path *C.char) (C.int, error)
 	return ret, nil
 }
 
-// file runs a C call that returns an fd, as an *os.File named path.
+// do runs a C call that answers 0 or -1 with errno.
+func (r *Root) do(op, path string, f func(root C.int, path *C.char) (C.int, error)) error {
+	if _, err := r.call(path, f); err != nil {
+		return pathError(op, path, err)
+	}
+	return nil
+}
+
+// openCall runs a C call that returns an fd, as an *os.File named path.
 func (r *Root) openCall(op, path string, f func(root C.int, path *C.char) (C.int, error)) (*os.File, error) {
 	fd, err := r.call(path, f)
 	if err != nil {
@@ -123,14 +131,10 @@ func (r *Root) Create(path string, flags int, mode os.FileMode) (*os.File, error
 
 // Mkdir makes the directory path (inroot_mkdir).
 func (r *Root) Mkdir(path string, mode os.FileMode) error {
-	_, err := r.call(path, func(root C.int, p *C.char) (C.int, error) {
+	return r.do("mkdir", path, func(root C.int, p *C.char) (C.int, error) {
 		ret, err := C.inroot_mkdir(root, p, C.mode_t(syscallMode(mode)))
 		return ret, err
 	})
-	if err != nil {
-		return pathError("mkdir", path, err)
-	}
-	return nil
 }
 
 // MkdirAll makes every missing directory of path and returns an O_PATH
@@ -146,14 +150,10 @@ func (r *Root) MkdirAll(path string, mode os.FileMode) (*os.File, error) {
 // (syscall.S_IFIFO, S_IFCHR, S_IFBLK, S_IFREG) and the permissions, dev
 // the device number (inroot_mknod).
 func (r *Root) Mknod(path string, mode uint32, dev uint64) error {
-	_, err := r.call(path, func(root C.int, p *C.char) (C.int, error) {
+	return r.do("mknod", path, func(root C.int, p *C.char) (C.int, error) {
 		ret, err := C.inroot_mknod(root, p, C.mode_t(mode), C.dev_t(dev))
 		return ret, err
 	})
-	if err != nil {
-		return pathError("mknod", path, err)
-	}
-	return nil
 }
 
 // twoNames runs a C call on two names beneath the root.
@@ -214,39 +214,27 @@ func (r *Root) Rename(src, dst string, flags uint) error {
 
 // Unlink removes a name that is not a directory (inroot_unlink).
 func (r *Root) Unlink(path string) error {
-	_, err := r.call(path, func(root C.int, p *C.char) (C.int, error) {
+	return r.do("unlink", path, func(root C.int, p *C.char) (C.int, error) {
 		ret, err := C.inroot_unlink(root, p)
 		return ret, err
 	})
-	if err != nil {
-		return pathError("unlink", path, err)
-	}
-	return nil
 }
 
 // Rmdir removes an empty directory (inroot_rmdir).
 func (r *Root) Rmdir(path string) error {
-	_, err := r.call(path, func(root C.int, p *C.char) (C.int, error) {
+	return r.do("rmdir", path, func(root C.int, p *C.char) (C.int, error) {
 		ret, err := C.inroot_rmdir(root, p)
 		return ret, err
 	})
-	if err != nil {
-		return pathError("rmdir", path, err)
-	}
-	return nil
 }
 
 // RemoveAll removes path and everything beneath it, never following a
 // symlink; nil where path does not exist (inroot_remove_all).
 func (r *Root) RemoveAll(path string) error {
-	_, err := r.call(path, func(root C.int, p *C.char) (C.int, error) {
+	return r.do("removeall", path, func(root C.int, p *C.char) (C.int, error) {
 		ret, err := C.inroot_remove_all(root, p)
 		return ret, err
 	})
-	if err != nil {
-		return pathError("removeall", path, err)
-	}
-	return nil
 }
 
 // Readlink is the text of the symlink path, not followed
