@@ -1,0 +1,3 @@
+module libexecveat.org/go/execveat
+
+go 1.19
