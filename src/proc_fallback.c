@@ -20,7 +20,7 @@
 
 /*
  * The process's fd directory first: in a new process it is the cheaper
- * lookup (see README.md, Performance), and it names the fd's file in every
+ * lookup (see docs/benchmarks.md), and it names the fd's file in every
  * thread that shares the process's table. Then the calling thread's own
  * (Linux 3.17+), which always does.
  */

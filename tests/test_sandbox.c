@@ -27,8 +27,8 @@
 #define FILTER_FD 11
 #define FILTER_FD_STR "11"
 
-/* The README's bubblewrap recipe binds the library in at this path,
- * which exists only inside the sandbox. */
+/* The bubblewrap recipe of docs/preloading.md binds the library in at
+ * this path, which exists only inside the sandbox. */
 #define BOUND_LIBRARY "/run/libexecveat.so.1"
 
 static const char *bwrap_path, *probe_path, *library_path;
@@ -39,7 +39,7 @@ enum proc_view { NO_PROC, REAL_PROC, PLANTED_PROC };
 enum preload {
 	NOT_PRELOADED,
 	PRELOADED,       /* LD_PRELOAD naming the library where it was built */
-	PRELOADED_BOUND, /* bound in at BOUND_LIBRARY, as the README says */
+	PRELOADED_BOUND, /* bound in at BOUND_LIBRARY (docs/preloading.md) */
 };
 
 struct sandbox {
@@ -158,8 +158,8 @@ static void sandbox_without_proc_or_execveat_runs_nothing(void **state)
 }
 
 /*
- * The README's recipe: the library bound in read-only at a path of the
- * sandbox's own, LD_PRELOAD set with --setenv. Where /proc is a tmpfs and
+ * The recipe of docs/preloading.md: the library bound in read-only at a
+ * path of the sandbox's own, LD_PRELOAD set with --setenv. Where /proc is a tmpfs and
  * execveat is refused with EPERM the program starts with it preloaded,
  * and fexecve says EPERM, since nothing can stand in for execveat there;
  * the other two worlds show that the bound library is the fexecve used.

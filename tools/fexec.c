@@ -93,9 +93,24 @@ static bool parse_fd(const char *text, int *fd)
 	return true;
 }
 
+/* Before PATH, anything that begins with '-' is an option ("--" ends
+ * them): a PATH whose name begins with '-' is written ./-x. */
 static bool is_option(const char *arg)
 {
-	return strncmp(arg, "--", 2) == 0 && arg[2] != '\0';
+	return arg[0] == '-' && arg[1] != '\0' && strcmp(arg, "--") != 0;
+}
+
+static bool is_known_option(const char *arg)
+{
+	static const char *const known[] = { "--nofollow", "--check", "--at",
+					     "--fd", "--probe", "--help",
+					     "--version" };
+
+	for (size_t k = 0; k < sizeof(known) / sizeof(known[0]); k++) {
+		if (strcmp(arg, known[k]) == 0)
+			return true;
+	}
+	return false;
 }
 
 /* The options before PATH (or before "--" with --fd); returns the index of
@@ -129,7 +144,13 @@ static int parse_options(int argc, char **argv, struct invocation *inv)
 			inv->mode = RUN_FD;
 			i++;
 		} else {
-			report_usage_error("unexpected option", opt);
+			/* A known one given twice, or where it does not
+			 * belong (--probe, --help and --version stand
+			 * alone). */
+			report_usage_error(is_known_option(opt) ?
+						   "unexpected option" :
+						   "unknown option",
+					   opt);
 			return -1;
 		}
 	}

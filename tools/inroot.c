@@ -87,6 +87,25 @@ static int failed(const char *command, const char *path, int err)
 	return EXIT_FAILED;
 }
 
+/*
+ * The failure of a call on two names (ln, mv), naming the one that
+ * failed: the call's errno does not say which of its two lookups failed
+ * it. The existing name is looked up again as the call looks it up (its
+ * last component not followed); where that fails too, it is the name
+ * that failed, with that lookup's errno; otherwise the new name, with
+ * the call's. The look only chooses the message.
+ */
+static int failed_two(int root, const char *command, const char *existing,
+		      const char *new_name, int err)
+{
+	int fd = inroot_resolve_nofollow(root, existing);
+
+	if (fd < 0)
+		return failed(command, existing, errno);
+	close(fd);
+	return failed(command, new_name, err);
+}
+
 /* An octal mode of at most 07777, nothing else. */
 static int parse_mode(const char *text, mode_t *mode)
 {
@@ -204,9 +223,15 @@ static int cmd_ln(int root, int argc, char **argv)
 		return usage_error("ln: expected TARGET PATH", NULL);
 	/* The text of a symlink is stored as it is; a hard link's target is
 	 * a name beneath ROOT, resolved there like PATH. */
-	rc = symbolic ? inroot_symlink(root, argv[optind + 1], argv[optind])
-		      : inroot_hardlink(root, argv[optind + 1], argv[optind]);
-	return rc == 0 ? 0 : failed("ln", argv[optind + 1], errno);
+	if (symbolic)
+		rc = inroot_symlink(root, argv[optind + 1], argv[optind]);
+	else
+		rc = inroot_hardlink(root, argv[optind + 1], argv[optind]);
+	if (rc == 0)
+		return 0;
+	if (symbolic)
+		return failed("ln", argv[optind + 1], errno);
+	return failed_two(root, "ln", argv[optind], argv[optind + 1], errno);
 }
 
 static int cmd_mv(int root, int argc, char **argv)
@@ -233,7 +258,8 @@ static int cmd_mv(int root, int argc, char **argv)
 	if (!arguments_left(argc, 2, 2))
 		return usage_error("mv: expected SRC DST", NULL);
 	if (inroot_rename(root, argv[optind], argv[optind + 1], flags) != 0)
-		return failed("mv", argv[optind], errno);
+		return failed_two(root, "mv", argv[optind], argv[optind + 1],
+				  errno);
 	return 0;
 }
 
@@ -440,6 +466,11 @@ static int cmd_resolve(int root, int argc, char **argv)
 	return 0;
 }
 
+static int is_option(const char *arg)
+{
+	return arg[0] == '-' && arg[1] != '\0';
+}
+
 static const struct command {
 	const char *name;
 	int (*run)(int root, int argc, char **argv);
@@ -465,14 +496,20 @@ int main(int argc, char **argv)
 	const struct command *command;
 	int root, status;
 
-	if (argc == 2 && strcmp(argv[1], "--help") == 0) {
+	if (argc >= 2 && strcmp(argv[1], "--help") == 0) {
 		fputs(help_text, stdout);
 		return 0;
 	}
-	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+	if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
 		printf("inroot (libexecveat) %s\n", INROOT_VERSION);
 		return 0;
 	}
+	/* Options follow the command, whose they are: a ROOT whose name
+	 * begins with '-' is written ./-x. */
+	if (argc >= 2 && is_option(argv[1]))
+		return usage_error("unknown option", argv[1]);
+	if (argc >= 3 && is_option(argv[2]))
+		return usage_error("unknown option", argv[2]);
 	if (argc < 3)
 		return usage_error("expected ROOT COMMAND", NULL);
 	command = find_command(argv[2]);

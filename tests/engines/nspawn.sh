@@ -5,9 +5,10 @@
 # nspawn runs a command in a directory tree without booting it. Its
 # --system-call-filter= takes the syntax of a unit's SystemCallFilter=
 # (names, @groups, "~" to refuse), so the execveat world is made from the
-# SystemCallFilter= lines of no-execveat.conf, the unit settings the README
-# gives. nspawn refuses what its filter leaves out with EPERM, which is
-# what the unit's SystemCallErrorNumber=EPERM asks for.
+# SystemCallFilter= lines of no-execveat.conf, the unit settings
+# docs/preloading.md gives. nspawn refuses what its filter leaves out
+# with EPERM, which is what the unit's SystemCallErrorNumber=EPERM asks
+# for.
 
 engine_worlds="allowed execveat-eperm openat2-enosys openat2-eperm"
 

@@ -27,6 +27,29 @@ diff -u <(printf '%s\n' "${expected[@]}" | sort) \
 	fail "the installed files differ from the layout (- expected, + installed)"
 echo "layout: ${#expected[@]} files as expected"
 
+# Every name a page's NAME line lists finds a page (`man close_range`),
+# and no page of the library's has the name of one of glibc's in
+# manpages-dev's section 3 (fexecve.3, freopen.3).
+mandir=$(printf '%s\n' "${expected[@]}" | sed -n 's|/man7/libexecveat\.7$||p')
+if [ -n "$mandir" ]; then
+	names=0
+	for page in "$root/$mandir"/man*/*; do
+		grep -q '^\.so ' "$page" && continue
+		# The NAME section's lines, joined, up to " \- ".
+		for name in $(sed -n '/^\.SH NAME/,/^\.SH/{/^\.SH/d;p}' "$page" |
+			tr '\n' ' ' | sed 's/ \\- .*//; s/,/ /g'); do
+			names=$((names + 1))
+			ls "$root/$mandir"/man*/"$name".* >/dev/null 2>&1 ||
+				fail "$name, in the NAME line of $(basename "$page"), has no page"
+		done
+	done
+	for page in fexecve.3 freopen.3; do
+		[ ! -e "$root/$mandir/man3/$page" ] ||
+			fail "man3/$page would replace glibc's page of manpages-dev"
+	done
+	echo "man pages: each of the $names names in their NAME lines has a page"
+fi
+
 # The development link and the soname link point where a linker and a
 # loader look.
 pc=$(printf '%s\n' "${expected[@]}" | grep '/execveat\.pc$')

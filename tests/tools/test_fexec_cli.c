@@ -383,7 +383,12 @@ static void usage_errors_exit_125(void **state)
 	assert_usage_error(run_fexec(w, (const char *const[]){ NULL }),
 			   "missing PATH");
 	assert_usage_error(FEXEC("--bogus", "/bin/sh", "--", "sh"),
-			   "unexpected option: --bogus");
+			   "unknown option: --bogus");
+	assert_usage_error(FEXEC("-v"), "unknown option: -v");
+	assert_usage_error(FEXEC("--nofollow", "-x", "/bin/sh", "--", "sh"),
+			   "unknown option: -x");
+	assert_usage_error(FEXEC("--fd", "0", "--bogus", "--", "sh"),
+			   "unknown option: --bogus");
 	assert_usage_error(FEXEC("/bin/sh", "sh"), "expected -- before ARGV0");
 	assert_usage_error(FEXEC("/bin/sh", "--"), "missing ARGV0");
 	assert_usage_error(FEXEC("--", "sh"), "missing PATH");

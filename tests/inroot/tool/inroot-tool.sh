@@ -192,6 +192,13 @@ check_ln() {
 	run 0 "$root" ln tmp/x/hostname tmp/hard
 	expect "$root/tmp/hard" -ef "$root/etc/hostname" \
 		"the target's link is followed inside the root"
+	make_root
+	run 1 "$root" ln var/log/no-such tmp/hard
+	expect "$err" = "inroot: ln var/log/no-such: No such file or directory" \
+		"the missing target is the name that failed"
+	run 1 "$root" ln etc/hostname etc/os-release
+	expect "$err" = "inroot: ln etc/os-release: File exists" \
+		"the new name that exists is the name that failed"
 }
 
 check_mv() {
@@ -200,8 +207,14 @@ check_mv() {
 	expect "$(cat "$root/moved")" = root "root/etc/hostname is now root/moved"
 	make_root
 	run 1 "$root" mv --noreplace var/log/etc/hostname etc/os-release
-	expect "$err" = "inroot: mv var/log/etc/hostname: File exists" \
-		"--noreplace keeps an existing name, a link included"
+	expect "$err" = "inroot: mv etc/os-release: File exists" \
+		"--noreplace keeps an existing name, a link included, and names it"
+	run 1 "$root" mv var/log/no-such tmp/new
+	expect "$err" = "inroot: mv var/log/no-such: No such file or directory" \
+		"a missing source is the name that failed"
+	run 1 "$root" mv --exchange etc/hostname tmp/no-such
+	expect "$err" = "inroot: mv tmp/no-such: No such file or directory" \
+		"--exchange with a missing second name names it"
 	make_root
 	run 0 "$root" mv --exchange tmp/x usr/share/doc/link
 	expect "$(readlink "$root/tmp/x")" = /home "the two links swapped"
@@ -254,6 +267,14 @@ check_usage() {
 	run 2 "$root" no-such-command
 	run 2 "$root" mkdir
 	run 2 "$root" mkdir -z dir
+	expect "$err" = "inroot: unknown option: -z (see inroot --help)" \
+		"a command's unknown option is named"
+	run 2 --frob "$root" mkdir dir
+	expect "$err" = "inroot: unknown option: --frob (see inroot --help)" \
+		"an unknown option before ROOT is named"
+	run 2 "$root" --frob mkdir dir
+	expect "$err" = "inroot: unknown option: --frob (see inroot --help)" \
+		"an unknown option before the command is named"
 	run 2 "$root" mv --noreplace --exchange a b
 	run 2 "$root"
 	run 1 /no-such-root mkdir dir
