@@ -21,7 +21,9 @@
  *    first found; changed by fchmod only if it is still the same file
  *    (st_dev, st_ino);
  * 5. anything else (a device, a FIFO, a socket: opening them has effects)
- *    gets EOPNOTSUPP, as glibc answers without /proc.
+ *    gets EOPNOTSUPP, as glibc answers without /proc; but where /proc is
+ *    there and only the fds to prove it with are missing, EMFILE (or
+ *    ENFILE), the answer of the steps that open a file at the fd limit.
  *
  * Step 4 is the only one that opens a file for reading and closes it
  * again, and a close of any fd of a file that is not O_PATH drops every
@@ -65,16 +67,24 @@
 #define REOPEN_FLAGS (O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | \
 		      O_CLOEXEC | O_LARGEFILE)
 
-/* Step 2: 1 (no proven directory), or fchmodat's own 0 or -1. */
-static int chmod_through_proc(int fd, const struct stat *st, mode_t mode)
+/*
+ * Step 2: 1 (no proven directory), or fchmodat's own 0 or -1. Where the
+ * directory is not proven for want of fds, *short_of says why (EMFILE,
+ * ENFILE): then that, not EOPNOTSUPP, is the answer where no other step
+ * can change the mode, as for the fds the other steps open.
+ */
+static int chmod_through_proc(int fd, const struct stat *st, mode_t mode,
+			      int *short_of)
 {
 	enum proc_fd_dir_verdict verdict;
 	char name[FD_NAME_SIZE];
 	int dir = libexecveat_proc_fd_dir_open(&verdict);
 	int rc = 1;
 
-	if (dir < 0)
+	if (dir < 0) {
+		*short_of = verdict == PROC_FD_DIR_NO_FD ? errno : 0;
 		return 1;
+	}
 	if (libexecveat_proc_fd_names(dir, fd, st)) {
 		libexecveat_fd_name(name, fd);
 		rc = sys_fchmodat(dir, name, (unsigned int)mode);
@@ -210,12 +220,43 @@ static int chmod_by_name(int dirfd, const char *path, const struct stat *st,
 	return rc;
 }
 
-/* Steps 1 to 5 for the file open (O_PATH) at fd, found by path ("": no
- * name to open it again by). */
+/* Steps 3 to 5, for the file open (O_PATH) at fd, of status *st, found
+ * by path ("": no name to open it again by). */
+static int chmod_without_proc(int fd, int dirfd, const char *path,
+			      const struct stat *st, mode_t mode)
+{
+	int rc;
+
+	if (!S_ISDIR(st->st_mode) && !S_ISREG(st->st_mode)) {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	if (S_ISDIR(st->st_mode)) {
+		/* The lookup of "." needs search permission, which a mode
+		 * such as 0644 takes from the directory's own owner. */
+		rc = sys_fchmodat(fd, ".", (unsigned int)mode);
+		if (rc == 0 || errno != EACCES)
+			return rc;
+	}
+	if (holds_open(st)) {
+		errno = EBUSY;
+		return -1;
+	}
+	rc = chmod_reopened_itself(fd, st, mode);
+	if (rc != 1)
+		return rc;
+	if (path[0] == '\0') {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	return chmod_by_name(dirfd, path, st, mode);
+}
+
+/* Steps 1 to 5 for the file open (O_PATH) at fd, found by path. */
 static int chmod_file(int fd, int dirfd, const char *path, mode_t mode)
 {
 	struct stat st;
-	int rc;
+	int rc, short_of = 0;
 
 	if (sys_fstat(fd, &st) != 0)
 		return -1;
@@ -223,32 +264,14 @@ static int chmod_file(int fd, int dirfd, const char *path, mode_t mode)
 		errno = EOPNOTSUPP;
 		return -1;
 	}
-	rc = chmod_through_proc(fd, &st, mode);
+	rc = chmod_through_proc(fd, &st, mode, &short_of);
 	if (rc != 1)
 		return rc;
-	if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
-		errno = EOPNOTSUPP;
-		return -1;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		/* The lookup of "." needs search permission, which a mode
-		 * such as 0644 takes from the directory's own owner. */
-		rc = sys_fchmodat(fd, ".", (unsigned int)mode);
-		if (rc == 0 || errno != EACCES)
-			return rc;
-	}
-	if (holds_open(&st)) {
-		errno = EBUSY;
-		return -1;
-	}
-	rc = chmod_reopened_itself(fd, &st, mode);
-	if (rc != 1)
-		return rc;
-	if (path[0] == '\0') {
-		errno = EOPNOTSUPP;
-		return -1;
-	}
-	return chmod_by_name(dirfd, path, &st, mode);
+	rc = chmod_without_proc(fd, dirfd, path, &st, mode);
+	/* No way here, but /proc's, had fds been free. */
+	if (rc < 0 && errno == EOPNOTSUPP && short_of != 0)
+		errno = short_of;
+	return rc;
 }
 
 /* A lookup's O_PATH fd given to chmod_file, then closed; errno kept. */

@@ -206,6 +206,8 @@ static const char *fd_dir_reason(void)
 		return "/proc/self/fd is not procfs";
 	case PROC_FD_DIR_OTHER_TABLE:
 		return "/proc/self/fd lists another fd table";
+	case PROC_FD_DIR_NO_FD:
+		return "no fd is free to prove /proc/self/fd with";
 	case PROC_FD_DIR_NO_WITNESS:
 		break;
 	}

@@ -60,6 +60,8 @@ struct limit_case {
 	bool closes_fixture;   /* a success closes fds from TOP_FD up */
 	int expected;          /* errno where free fds suffice; 0: success,
 				* RAN: the program ran */
+	int without_proc;      /* the same without /proc, where that is
+				* another answer; else 0 */
 };
 
 #define RAN (-1)
@@ -104,6 +106,17 @@ static long chmod_file(void)
 static long raw_chmod_file(void)
 {
 	return raw_fchmodat2(TOP_FD, "sub/file", 0600, AT_SYMLINK_NOFOLLOW);
+}
+
+/* A FIFO has no way but /proc: it is never opened (fchmodat(3)). */
+static long chmod_fifo(void)
+{
+	return fchmodat(TOP_FD, "sub/fifo", 0600, AT_SYMLINK_NOFOLLOW);
+}
+
+static long raw_chmod_fifo(void)
+{
+	return raw_fchmodat2(TOP_FD, "sub/fifo", 0600, AT_SYMLINK_NOFOLLOW);
 }
 
 static long chmod_dir(void)
@@ -158,26 +171,30 @@ static long raw_execveat_program(void)
 }
 
 /* The needs are those of openat2(3) ("it cannot hold two"), fchmodat(3)
- * (four with /proc, three without) and fexecve(3) (one to look into an
- * O_PATH close-on-exec file, which needs /proc to be run at all);
- * close_range and closefrom always finish. */
+ * (four with /proc, three without; a FIFO has no way without /proc, and
+ * needs two fds to find that out: its own O_PATH one, and one to look
+ * for /proc with) and fexecve(3) (one to look into an O_PATH close-on-exec
+ * file, which needs /proc to be run at all); close_range and closefrom
+ * always finish. */
 static const struct limit_case cases[] = {
 	{ "openat2_beneath_through_dotdot", OPENAT2, openat2_beneath,
-	  raw_openat2_beneath, 2, 2, true, false, 0 },
+	  raw_openat2_beneath, 2, 2, true, false, 0, 0 },
 	{ "openat2_in_root_through_a_symlink", OPENAT2, openat2_in_root_link,
-	  raw_openat2_in_root_link, 2, 2, true, false, 0 },
+	  raw_openat2_in_root_link, 2, 2, true, false, 0, 0 },
 	{ "fchmodat_nofollow_file", FCHMODAT2, chmod_file, raw_chmod_file, 4,
-	  3, false, false, 0 },
+	  3, false, false, 0, 0 },
 	{ "fchmodat_nofollow_directory", FCHMODAT2, chmod_dir, raw_chmod_dir,
-	  4, 3, false, false, 0 },
+	  4, 3, false, false, 0, 0 },
+	{ "fchmodat_nofollow_fifo", FCHMODAT2, chmod_fifo, raw_chmod_fifo, 4,
+	  2, false, false, 0, EOPNOTSUPP },
 	{ "close_range_from_3", CLOSE_RANGE, close_from_top,
-	  raw_close_from_top, 0, 0, false, true, 0 },
+	  raw_close_from_top, 0, 0, false, true, 0, 0 },
 	{ "closefrom_3", CLOSE_RANGE, closefrom_top, raw_close_from_top, 0,
-	  0, false, true, 0 },
+	  0, false, true, 0, 0 },
 	{ "fexecve_o_path_cloexec_script", EXECVEAT, fexecve_script,
-	  raw_execveat_script, 1, 0, false, false, ENOENT },
+	  raw_execveat_script, 1, 0, false, false, ENOENT, ENOSYS },
 	{ "fexecve_o_path_program", EXECVEAT, fexecve_program,
-	  raw_execveat_program, 0, 0, false, false, RAN },
+	  raw_execveat_program, 0, 0, false, false, RAN, ENOSYS },
 };
 
 #define CASE_COUNT (sizeof(cases) / sizeof(cases[0]))
@@ -331,8 +348,8 @@ static void verdict(bool ok, const char *name, const char *side,
 
 /*
  * The answer a side must give: the case's meaning (EMFILE for an opening
- * call with no fd free; fexecve without execveat or /proc: ENOSYS), or,
- * for the library only, EMFILE where fewer fds are free than its man page
+ * call with no fd free; without /proc, the case's answer there), or, for
+ * the library only, EMFILE where fewer fds are free than its man page
  * says it needs.
  */
 static void judge(const struct limit_case *c, const char *side,
@@ -343,8 +360,8 @@ static void judge(const struct limit_case *c, const char *side,
 	bool answer_ok;
 	char detail[200];
 
-	if (c->refused == EXECVEAT && no_proc)
-		meant = ENOSYS;
+	if (no_proc && c->without_proc != 0)
+		meant = c->without_proc;
 	may_need = may_need && free_fds < need;
 	answer_ok = o.answer == meant || (may_need && o.answer == EMFILE);
 	if (!o.made) {
@@ -373,6 +390,7 @@ static void make_fixture(void)
 	int fd;
 
 	if (mkdtemp(top) == NULL || chdir(top) != 0 || mkdir("sub", 0755) != 0 ||
+	    mkfifo("sub/fifo", 0644) != 0 ||
 	    (fd = open("sub/file", O_WRONLY | O_CREAT, 0644)) < 0 ||
 	    close(fd) != 0 || symlink("/sub/file", "link") != 0 ||
 	    (fd = open("script", O_WRONLY | O_CREAT, 0755)) < 0 ||
@@ -387,6 +405,7 @@ static void remove_fixture(void)
 {
 	if (chdir(top) == 0) {
 		unlink("sub/file");
+		unlink("sub/fifo");
 		rmdir("sub");
 		unlink("link");
 		unlink("script");
