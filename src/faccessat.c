@@ -42,15 +42,18 @@ __typeof__(faccessat) libexecveat_faccessat;
 EXECVEAT_EXPORT int libexecveat_faccessat(int dirfd, const char *path,
 					  int mode, int flags)
 {
-	int saved_errno = errno;
+	int saved_errno = errno, refusal, rc;
 
 	if (sys_faccessat2(dirfd, path, mode, flags) == 0)
 		return 0;
 	if (!errno_may_be_refusal(errno) ||
 	    (errno == EPERM && !faccessat2_call_refused()))
 		return -1;
-	if (libexecveat_access_without_faccessat2(dirfd, path, mode, flags,
-						  errno) < 0)
+	refusal = errno;
+	rc = libexecveat_access_without_faccessat2(dirfd, path, mode, flags);
+	if (rc == ACCESS_CANNOT_ASK)
+		errno = refusal;
+	if (rc != 0)
 		return -1;
 	errno = saved_errno;
 	return 0;

@@ -560,15 +560,19 @@ static inline int sys_getresgid(gid_t *r, gid_t *e, gid_t *s)
 			    SYS_ARG_PTR(s));
 }
 
-/* setresuid(r, e, unchanged): the filesystem UID follows e. */
-static inline int sys_setreuid_keep_saved(uid_t r, uid_t e)
+/* An ID that setresuid and setresgid leave as it is. */
+#define SYS_ID_UNCHANGED (-1L)
+
+/* setresuid(r, e, s), each an ID or SYS_ID_UNCHANGED; the filesystem
+ * UID follows e. */
+static inline int sys_setresuid(long r, long e, long s)
 {
-	return (int)syscall(SYS_SETRESUID, (long)r, (long)e, -1L);
+	return (int)syscall(SYS_SETRESUID, r, e, s);
 }
 
-static inline int sys_setregid_keep_saved(gid_t r, gid_t e)
+static inline int sys_setresgid(long r, long e, long s)
 {
-	return (int)syscall(SYS_SETRESGID, (long)r, (long)e, -1L);
+	return (int)syscall(SYS_SETRESGID, r, e, s);
 }
 
 /* setfsuid(-1) changes nothing (-1 is no UID) and answers the current
@@ -628,19 +632,6 @@ static inline long sys_wait_clone(long pid, int *status)
 {
 	return syscall(SYS_wait4, pid, SYS_ARG_PTR(status),
 		       (long)0x40000000 /* __WALL */, 0L);
-}
-
-/* prctl(PR_GET_DUMPABLE) and prctl(PR_SET_DUMPABLE, value): the
- * dumpability of this process's memory (0, 1, or 2 for root only). */
-static inline long sys_dumpable(void)
-{
-	return syscall(SYS_prctl, 3L /* PR_GET_DUMPABLE */, 0L, 0L, 0L, 0L);
-}
-
-static inline int sys_set_dumpable(long value)
-{
-	return (int)syscall(SYS_prctl, 4L /* PR_SET_DUMPABLE */, value, 0L,
-			    0L, 0L);
 }
 
 /* rt_sigprocmask(how, set, old): the kernel's sigset is 8 bytes on every

@@ -3,22 +3,33 @@
  * faccessat2 where faccessat2 is refused. Libc-neutral (no cmocka, no
  * libseccomp): musl builds run it too.
  *
- *   test-faccessat answers|immutable|bad-pointers
+ *   test-faccessat answers|immutable|bad-pointers|dumpability
  *
- * answers: a table of targets x flags x modes, asked under five pairs of
- *   real and effective IDs (root can take any in a child). In each child
- *   the raw faccessat2 answers every case first; then a filter refuses
- *   it (EPERM, then in another child ENOSYS) and the library must give
- *   the same answer, errno and all, but for the one question it cannot
- *   ask (AT_EMPTY_PATH with "" at AT_FDCWD: faccessat(3)), which must be
- *   the refusal. Where the C library is glibc, its faccessat is asked
- *   beside and its wrong answers counted; under EPERM it must be wrong.
- *   The fixture has a read-only and a noexec mount, symlinks (dangling,
- *   looping, into a directory only root can search), files of two
- *   owners, and O_PATH descriptors given with AT_EMPTY_PATH.
+ * answers: a table of targets x flags x modes, asked under six pairs of
+ *   real and effective IDs (root can take any in a child), one with no
+ *   capability left. In each child the raw faccessat2 answers every case
+ *   first; then a filter refuses it (EPERM, then in another child
+ *   ENOSYS) and the library must give the same answer, errno and all,
+ *   but for the questions it cannot ask (faccessat(3), unaskable_in),
+ *   which must be the refusal. Where the C library is glibc, its
+ *   faccessat is asked beside and its wrong answers counted; under EPERM
+ *   it must be wrong. The fixture has a read-only and a noexec mount,
+ *   symlinks (dangling, looping, into a directory only root can search,
+ *   dangling ones in directories only root or another user can search),
+ *   files of three owners, and O_PATH descriptors given with
+ *   AT_EMPTY_PATH.
  * bad-pointers: a NULL path and an unreadable one, every set of flags,
  *   as root and with other real IDs: the kernel's EFAULT (or, for a set
  *   it rejects first, EINVAL), never a crash.
+ * dumpability: while the library's child asks (held on a userfaultfd
+ *   page that holds the path, so that the moment lasts as long as the
+ *   test needs), the process is as dumpable as it was, and another
+ *   thread's prctl(PR_SET_DUMPABLE, 0) then stays: the library never
+ *   raises a dumpability the process lowered. Asked where the child is
+ *   needed for another ID (AT_EACCESS), and for a lookup that sees more
+ *   than the caller's (AT_SYMLINK_NOFOLLOW under other effective IDs, of
+ *   a file in a directory only root may search), where the caller's own
+ *   lookup reads the path first and is held instead.
  * immutable: W_OK on an immutable file is EPERM from the kernel itself;
  *   with faccessat2 refused EPERM the library must still answer EPERM
  *   (and R_OK 0). Needs a filesystem with the immutable flag (ext4 and
@@ -48,6 +59,7 @@
 #include <sys/syscall.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <pthread.h>
 #include <unistd.h>
 
 #ifdef __GLIBC__
@@ -55,6 +67,7 @@
 #endif
 
 #include "execveat.h"
+#include "held_page.h"
 #include "refuse_call.h"
 
 #ifndef SYS_faccessat2
@@ -100,6 +113,10 @@ static const struct {
 	{ "rpriv/f", 0777, 0, NULL },
 	{ "npriv", 040700, NOBODY, NULL },
 	{ "npriv/f", 0700, NOBODY, NULL },
+	{ "rpriv/link", 0, 0, "missing" },
+	{ "opriv", 040700, OTHER, NULL },
+	{ "opriv/f", 0700, OTHER, NULL },
+	{ "opriv/link", 0, 0, "missing" },
 	{ "link", 0, 0, "f0755" },
 	{ "dangling", 0, 0, "missing" },
 	{ "loop", 0, 0, "loop" },
@@ -118,7 +135,8 @@ static const char *const paths[] = {
 	"f0000", "f0700", "f0070", "f0007", "f0755", "f0644", "n0600",
 	"n0500", "dir", "dir0", "rpriv/f", "npriv/f", "link", "dangling",
 	"loop", "intopriv", "ro/f", "ro/link", "noexec/f", "missing",
-	"f0755/", "loop/x", "dir/../f0644",
+	"f0755/", "loop/x", "dir/../f0644", "rpriv/link", "opriv/f",
+	"opriv/link",
 };
 #define PATHS (sizeof(paths) / sizeof(paths[0]))
 static const char *const fd_paths[] = {
@@ -139,7 +157,8 @@ static const int flag_sets[] = {
 
 #define SECBIT_NO_SETUID_FIXUP_FLAG (1 << 2)
 
-/* Real and effective IDs of each world (the saved ones are 0), its
+/* Real and effective IDs of each world (the saved ones are 0, or with
+ * no_root_left the effective ones, which leaves no capability), its
  * securebits, and whether CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH are
  * left out of the effective set (still permitted): the old faccessat
  * checks with root's permitted set, or under SECBIT_NO_SETUID_FIXUP with
@@ -150,19 +169,35 @@ static const struct ids {
 	gid_t rgid, egid;
 	int securebits;
 	bool dac_not_effective;
+	bool no_root_left;
 } worlds[] = {
-	{ "root", 0, 0, 0, 0, 0, false },
-	{ "real-nobody-effective-root", NOBODY, 0, NOBODY, 0, 0, false },
-	{ "real-root-effective-nobody", 0, NOBODY, 0, NOBODY, 0, false },
-	{ "nobody", NOBODY, NOBODY, NOBODY, NOBODY, 0, false },
-	{ "real-other-effective-nobody", OTHER, NOBODY, OTHER, NOBODY, 0,
+	{ "root", 0, 0, 0, 0, 0, false, false },
+	{ "real-nobody-effective-root", NOBODY, 0, NOBODY, 0, 0, false,
 	  false },
-	{ "root-dac-not-effective", 0, 0, 0, 0, 0, true },
+	{ "real-root-effective-nobody", 0, NOBODY, 0, NOBODY, 0, false,
+	  false },
+	{ "nobody", NOBODY, NOBODY, NOBODY, NOBODY, 0, false, false },
+	{ "real-other-effective-nobody", OTHER, NOBODY, OTHER, NOBODY, 0,
+	  false, false },
+	{ "root-dac-not-effective", 0, 0, 0, 0, 0, true, false },
 	{ "root-no-setuid-fixup-dac-not-effective", 0, 0, 0, 0,
-	  SECBIT_NO_SETUID_FIXUP_FLAG, true },
+	  SECBIT_NO_SETUID_FIXUP_FLAG, true, false },
 	{ "real-nobody-effective-root-no-setuid-fixup", NOBODY, 0, NOBODY, 0,
-	  SECBIT_NO_SETUID_FIXUP_FLAG, false },
+	  SECBIT_NO_SETUID_FIXUP_FLAG, false, false },
+	{ "real-other-effective-nobody-no-root-left", OTHER, NOBODY, OTHER,
+	  NOBODY, 0, false, true },
 };
+
+static uid_t saved_uid(const struct ids *w)
+{
+	return w->no_root_left ? w->euid : 0;
+}
+
+static gid_t saved_gid(const struct ids *w)
+{
+	return w->no_root_left ? w->egid : 0;
+}
+
 #define WORLDS (sizeof(worlds) / sizeof(worlds[0]))
 
 struct question {
@@ -172,6 +207,20 @@ struct question {
 	int mode, flags;
 	bool unaskable; /* "" at AT_FDCWD: the refusal (faccessat(3)) */
 };
+
+/*
+ * The questions the library answers with the refusal in world w, as
+ * faccessat(3) says: besides "" at AT_FDCWD, the real IDs' question
+ * under AT_SYMLINK_NOFOLLOW where the effective IDs may not search a
+ * directory on the way that the real ones may, and no capability is left
+ * to look with (opriv is OTHER's, 0700).
+ */
+static bool unaskable_in(const struct ids *w, const struct question *q)
+{
+	return q->unaskable ||
+	       (w->no_root_left && q->flags == AT_SYMLINK_NOFOLLOW &&
+		q->mode < 8 && strncmp(q->path, "opriv/", 6) == 0);
+}
 
 #define MAX_QUESTIONS ((PATHS + FD_PATHS + 1) * FLAG_SETS * MODES)
 static struct question questions[MAX_QUESTIONS];
@@ -214,6 +263,14 @@ static void add(int dirfd, const char *path, const char *shown, int flags)
 				(flags & AT_EMPTY_PATH) && !(flags & 0x1) &&
 				mode < 8
 		};
+}
+
+static int remove_fixture(void)
+{
+	char cmd[sizeof(top) + 16];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", top);
+	return system(cmd);
 }
 
 static int make_fixture(void)
@@ -344,8 +401,8 @@ static int ask_world(const struct ids *w, int refusal, struct tally *t)
 	    (w->securebits != 0 &&
 	     prctl(PR_SET_SECUREBITS, (unsigned long)w->securebits, 0L, 0L,
 		   0L) != 0) ||
-	    setresgid(w->rgid, w->egid, 0) != 0 ||
-	    setresuid(w->ruid, w->euid, 0) != 0 ||
+	    setresgid(w->rgid, w->egid, saved_gid(w)) != 0 ||
+	    setresuid(w->ruid, w->euid, saved_uid(w)) != 0 ||
 	    (w->dac_not_effective && drop_effective_dac() != 0))
 		return -1;
 	for (size_t i = 0; i < n_questions; i++) {
@@ -359,7 +416,7 @@ static int ask_world(const struct ids *w, int refusal, struct tally *t)
 		return -1;
 	/* Dumpable, as a process that never changed its IDs is: the
 	 * library's child shares this memory, whose dumpability a change of
-	 * IDs resets (for both). */
+	 * effective IDs would reset (for both), and must find it so. */
 	if (prctl(PR_SET_DUMPABLE, 1L, 0L, 0L, 0L) != 0)
 		return -1;
 	/* Signals to the process group, as a terminal sends SIGINT: they
@@ -380,14 +437,15 @@ static int ask_world(const struct ids *w, int refusal, struct tally *t)
 		return -1;
 	for (size_t i = 0; i < n_questions; i += stride) {
 		const struct question *q = &questions[i];
-		int want = q->unaskable ? refusal : kernel[i];
+		bool unaskable = unaskable_in(w, q);
+		int want = unaskable ? refusal : kernel[i];
 		int got;
 
 		errno = 12345;
 		got = answer_of(faccessat(q->dirfd, q->path, q->mode,
 					  q->flags));
 		t->asked++;
-		t->unaskable += q->unaskable;
+		t->unaskable += unaskable;
 		if (got == 0 && errno != 12345)
 			got = -errno; /* errno changed on success */
 		if (got != want) {
@@ -417,8 +475,8 @@ static int ask_world(const struct ids *w, int refusal, struct tally *t)
 		t->failed++;
 	}
 	if (getresuid(&r, &e, &sv) != 0 || getresgid(&rg, &eg, &sg) != 0 ||
-	    r != w->ruid || e != w->euid || sv != 0 || rg != w->rgid ||
-	    eg != w->egid || sg != 0) {
+	    r != w->ruid || e != w->euid || sv != saved_uid(w) ||
+	    rg != w->rgid || eg != w->egid || sg != saved_gid(w)) {
 		printf("  %s: the caller's IDs changed\n", w->name);
 		t->failed++;
 	}
@@ -570,6 +628,131 @@ static int run_bad_pointers(void)
 	return failed ? 1 : 0;
 }
 
+/* One question asked by a thread of its own, whose path is on a held
+ * page: the library's child is held there. */
+struct held_question {
+	const char *path;
+	int flags;
+	pid_t tid;
+	int answer;
+};
+
+static void *ask_held_question(void *arg)
+{
+	struct held_question *q = arg;
+
+	q->tid = (pid_t)syscall(SYS_gettid);
+	q->answer = answer_of(faccessat(AT_FDCWD, q->path, X_OK, q->flags));
+	return NULL;
+}
+
+/*
+ * In a child: w's IDs, faccessat2 refused, the process dumpable; the
+ * question X_OK of path asked by a thread, the first reader of the path
+ * held on its page while this thread makes the process non-dumpable. 0
+ * when the process was dumpable while the reader was held, is not
+ * dumpable after, the reader was the library's child where must_be_child
+ * says so (not the asking thread), and the answer is the kernel's; 77
+ * where no held page can be made; else 1.
+ */
+static int hold_the_child(const struct ids *w, int refusal, int flags,
+			  const char *path, bool must_be_child)
+{
+	struct held_page hp;
+	struct held_question q = { NULL, flags, 0, -1 };
+	pthread_t asker;
+	pid_t reader = 0;
+	int kernel, err, during, after;
+
+	err = held_page_make(&hp);
+	if (err != 0) {
+		printf("SKIP: no userfaultfd page to hold the child on: %s\n",
+		       strerror(err));
+		return 77;
+	}
+	q.path = hp.page;
+	if (setgroups(0, NULL) != 0 || setresgid(w->rgid, w->egid, 0) != 0 ||
+	    setresuid(w->ruid, w->euid, 0) != 0)
+		return 1;
+	kernel = answer_of(syscall(SYS_faccessat2, (long)AT_FDCWD, path,
+				   (long)X_OK, (long)flags));
+	if (refuse_call(SYS_faccessat2, refusal) != 0 ||
+	    prctl(PR_SET_DUMPABLE, 1L, 0L, 0L, 0L) != 0 ||
+	    pthread_create(&asker, NULL, ask_held_question, &q) != 0)
+		return 1;
+	err = held_page_wait(&hp, 30000, &reader);
+	during = (int)prctl(PR_GET_DUMPABLE, 0L, 0L, 0L, 0L);
+	if (err == 0)
+		prctl(PR_SET_DUMPABLE, 0L, 0L, 0L, 0L);
+	/* Released whatever happened, so that the asker ends. */
+	if (held_page_release(&hp, path, strlen(path) + 1) != 0 ||
+	    pthread_join(asker, NULL) != 0)
+		return 1;
+	after = (int)prctl(PR_GET_DUMPABLE, 0L, 0L, 0L, 0L);
+	bool ok = err == 0 && (!must_be_child || reader != q.tid) &&
+		  during == 1 && after == 0 && q.answer == kernel;
+
+	printf("%s %s, faccessat2 refused %s, flags %#x, %s: %s; dumpable "
+	       "%d while it was held, %d after another thread set 0 (want 1 "
+	       "and 0); answer %s, the kernel's %s\n", ok ? "ok" : "FAIL",
+	       w->name, strerror(refusal), (unsigned int)flags, path,
+	       err != 0 ? "nothing read the path" :
+	       reader == q.tid ? "the asking thread read the path first" :
+	       "the library's child was held", during, after,
+	       q.answer ? strerror(q.answer) : "0",
+	       kernel ? strerror(kernel) : "0");
+	return ok ? 0 : 1;
+}
+
+static int run_dumpability(void)
+{
+	static const int refusals[] = { EPERM, ENOSYS };
+	/* Real root, effective nobody: AT_EACCESS asks nobody, whom only a
+	 * child with nobody's IDs can ask; AT_SYMLINK_NOFOLLOW asks root,
+	 * looking up as root too, which nobody's lookups are not. */
+	const struct ids *w = &worlds[2];
+	static const struct {
+		int flags;
+		const char *name;
+		bool must_be_child;
+	} held[] = {
+		{ AT_EACCESS, "f0700", true },
+		{ AT_SYMLINK_NOFOLLOW, "rpriv/f", false },
+	};
+	char path[2][sizeof(top) + 16];
+	int result = 0;
+
+	if (make_fixture() != 0) {
+		perror("fixture");
+		return 2;
+	}
+	for (size_t f = 0; f < 2; f++)
+		snprintf(path[f], sizeof(path[f]), "%s/%s", top, held[f].name);
+	for (size_t r = 0; r < 2; r++) {
+		for (size_t f = 0; f < 2; f++) {
+			pid_t pid = fork();
+			int status = -1;
+
+			if (pid == 0)
+				_exit(hold_the_child(w, refusals[r],
+						     held[f].flags, path[f],
+						     held[f].must_be_child));
+			if (pid < 0 || waitpid(pid, &status, 0) != pid ||
+			    !WIFEXITED(status)) {
+				printf("FAIL %s: the child died (%#x)\n",
+				       w->name, status);
+				result = 1;
+			} else if (WEXITSTATUS(status) == 77 && result == 0) {
+				result = 77;
+			} else if (WEXITSTATUS(status) != 0 &&
+				   WEXITSTATUS(status) != 77) {
+				result = 1;
+			}
+		}
+	}
+	return result;
+}
+
 /* FS_IOC_SETFLAGS takes an int (the kernel reads 32 bits). */
 static int set_immutable(const char *path, bool on)
 {
@@ -654,7 +837,8 @@ int main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IONBF, 0);
 	if (argc != 2) {
-		fprintf(stderr, "usage: %s answers|immutable|bad-pointers\n",
+		fprintf(stderr, "usage: %s answers|immutable|bad-pointers|"
+			"dumpability\n",
 			argv[0]);
 		return 2;
 	}
@@ -667,6 +851,11 @@ int main(int argc, char **argv)
 		return run_immutable();
 	if (strcmp(argv[1], "bad-pointers") == 0)
 		return run_bad_pointers();
+	if (strcmp(argv[1], "dumpability") == 0) {
+		result = run_dumpability();
+		remove_fixture();
+		return result;
+	}
 	if (strcmp(argv[1], "answers") != 0)
 		return 2;
 	tally = mmap(NULL, sizeof(*tally) * 2 * WORLDS,
@@ -682,9 +871,7 @@ int main(int argc, char **argv)
 		_exit(run_answers());
 	if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status))
 		result = WEXITSTATUS(status);
-	char cmd[sizeof(top) + 16];
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", top);
-	if (system(cmd) != 0 && result == 0)
+	if (remove_fixture() != 0 && result == 0)
 		result = 1;
 	return result;
 }
