@@ -10,9 +10,7 @@
  * to the link's target, on a mount the racer can write to, where the
  * link's own is 0.
  *
- * AT_EMPTY_PATH with "": the fd's file, asked through a proven
- * /proc/self/fd name; without one (and for the working directory,
- * AT_FDCWD) the question cannot be asked.
+ * AT_EMPTY_PATH with "": the fd's own file (access_empty_path.c).
  *
  * No byte of the path is read before a system call has read it: a path
  * the process cannot read is the kernel's EFAULT, never a SIGSEGV.
@@ -23,8 +21,8 @@
 #include <errno.h>
 #include <sys/statvfs.h>
 
+#include "access_empty_path.h"
 #include "access_fallback.h"
-#include "proc_fallback.h"
 
 /* Whether the symlink at path (dirfd's own file for "") is on a
  * read-only mount: 1, 0, or -1 with errno. */
@@ -83,17 +81,6 @@ static int symlink_answer(const struct access_found *found)
 	return -1;
 }
 
-/* The fd's own file (AT_EMPTY_PATH with ""). */
-static int ask_empty_path(int dirfd, int mode)
-{
-	struct proc_fd_name name;
-
-	if (dirfd >= 0 &&
-	    libexecveat_proc_fd_find(dirfd, &name) == PROC_FD_SAME_FILE)
-		return sys_faccessat(AT_FDCWD, name.path, mode);
-	return ACCESS_CANNOT_ASK;
-}
-
 int libexecveat_access_ask(int dirfd, const char *path, int mode, int flags)
 {
 	struct access_found found;
@@ -108,7 +95,8 @@ int libexecveat_access_ask(int dirfd, const char *path, int mode, int flags)
 	if (S_ISLNK(found.type))
 		return symlink_answer(&found);
 	if (path[0] == '\0')
-		return ask_empty_path(dirfd, mode);
+		return libexecveat_access_empty_path(dirfd, found.type, mode,
+						     true);
 	return sys_faccessat(dirfd, path, mode);
 }
 
@@ -180,8 +168,10 @@ int libexecveat_access_ask_found(int dirfd, const char *path, int mode,
 			errno = found->err;
 			return -1;
 		}
-		return S_ISLNK(found->type) ? symlink_answer(found) :
-					      ask_empty_path(dirfd, mode);
+		return S_ISLNK(found->type) ?
+			       symlink_answer(found) :
+			       libexecveat_access_empty_path(dirfd, found->type,
+							     mode, false);
 	}
 	/* The old call's own walk, where the last name is followed anyway,
 	 * is not a symlink, or was not found (an error the old call meets

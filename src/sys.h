@@ -132,6 +132,13 @@ static inline int sys_fcntl_getfl(int fd)
 	return (int)syscall(SYS_FCNTL, (long)fd, (long)F_GETFL);
 }
 
+/* fcntl(fd, F_GETLEASE): the lease held through fd's open file
+ * (F_RDLCK, F_WRLCK, or F_UNLCK: none), or -1. */
+static inline int sys_fcntl_getlease(int fd)
+{
+	return (int)syscall(SYS_FCNTL, (long)fd, 1025L /* F_GETLEASE */);
+}
+
 /* fcntl(fd, F_SETFD, flags). */
 static inline int sys_fcntl_setfd(int fd, int flags)
 {

@@ -3,7 +3,8 @@
  * faccessat2 where faccessat2 is refused. Libc-neutral (no cmocka, no
  * libseccomp): musl builds run it too.
  *
- *   test-faccessat answers|immutable|bad-pointers|dumpability
+ *   test-faccessat answers|immutable|bad-pointers|dumpability|empty-path|
+ *                  leases
  *
  * answers: a table of targets x flags x modes, asked under six pairs of
  *   real and effective IDs (root can take any in a child), one with no
@@ -30,6 +31,11 @@
  *   than the caller's (AT_SYMLINK_NOFOLLOW under other effective IDs, of
  *   a file in a directory only root may search), where the caller's own
  *   lookup reads the path first and is held instead.
+ * empty-path: AT_EMPTY_PATH with "" with /proc hidden, about fds of
+ *   every kind and working directories of every mode, in every world:
+ *   the kernel's answer where faccessat(3) says one is asked, the
+ *   refusal elsewhere (see run_empty_path).
+ * leases: no answer without /proc breaks a lease (see run_leases).
  * immutable: W_OK on an immutable file is EPERM from the kernel itself;
  *   with faccessat2 refused EPERM the library must still answer EPERM
  *   (and R_OK 0). Needs a filesystem with the immutable flag (ext4 and
@@ -68,6 +74,7 @@
 
 #include "execveat.h"
 #include "held_page.h"
+#include "kernel_env.h"
 #include "refuse_call.h"
 
 #ifndef SYS_faccessat2
@@ -126,6 +133,10 @@ static const struct {
 	{ "ro/link", 0, 0, "f" },
 	{ "noexec", 040755, 0, NULL },
 	{ "noexec/f", 0755, 0, NULL },
+	{ "d0311", 040311, 0, NULL },
+	{ "d0644", 040644, 0, NULL },
+	{ "fifo", 010644, 0, NULL },
+	{ "rofs", 040755, 0, NULL },
 };
 #define FIXTURE (sizeof(fixture) / sizeof(fixture[0]))
 
@@ -205,21 +216,19 @@ struct question {
 	const char *path;
 	const char *shown;
 	int mode, flags;
-	bool unaskable; /* "" at AT_FDCWD: the refusal (faccessat(3)) */
 };
 
 /*
- * The questions the library answers with the refusal in world w, as
- * faccessat(3) says: besides "" at AT_FDCWD, the real IDs' question
- * under AT_SYMLINK_NOFOLLOW where the effective IDs may not search a
- * directory on the way that the real ones may, and no capability is left
- * to look with (opriv is OTHER's, 0700).
+ * The questions the library answers with the refusal in world w (with
+ * /proc), as faccessat(3) says: the real IDs' question under
+ * AT_SYMLINK_NOFOLLOW where the effective IDs may not search a directory
+ * on the way that the real ones may, and no capability is left to look
+ * with (opriv is OTHER's, 0700).
  */
 static bool unaskable_in(const struct ids *w, const struct question *q)
 {
-	return q->unaskable ||
-	       (w->no_root_left && q->flags == AT_SYMLINK_NOFOLLOW &&
-		q->mode < 8 && strncmp(q->path, "opriv/", 6) == 0);
+	return w->no_root_left && q->flags == AT_SYMLINK_NOFOLLOW &&
+	       q->mode < 8 && strncmp(q->path, "opriv/", 6) == 0;
 }
 
 #define MAX_QUESTIONS ((PATHS + FD_PATHS + 1) * FLAG_SETS * MODES)
@@ -258,10 +267,7 @@ static void add(int dirfd, const char *path, const char *shown, int flags)
 {
 	for (int mode = 0; mode < MODES; mode++)
 		questions[n_questions++] = (struct question){
-			dirfd, path, shown, mode, flags,
-			dirfd == AT_FDCWD && path[0] == '\0' &&
-				(flags & AT_EMPTY_PATH) && !(flags & 0x1) &&
-				mode < 8
+			dirfd, path, shown, mode, flags
 		};
 }
 
@@ -288,6 +294,8 @@ static int make_fixture(void)
 			rc = symlinkat(fixture[i].target, dir, p);
 		} else if (S_ISDIR(fixture[i].mode)) {
 			rc = mkdirat(dir, p, 0700);
+		} else if (S_ISFIFO(fixture[i].mode)) {
+			rc = mkfifoat(dir, p, 0600);
 		} else {
 			int fd = openat(dir, p, O_CREAT | O_WRONLY | O_CLOEXEC,
 					0600);
@@ -308,13 +316,18 @@ static int make_fixture(void)
 }
 
 /* In the mount namespace made for the test: ro read-only, noexec
- * noexec, both bound onto themselves. */
+ * noexec, both bound onto themselves; rofs a read-only filesystem (a
+ * tmpfs remounted so) holding p, root's at 0700, where a write check
+ * answers EROFS before any permission. */
 static int make_mounts(void)
 {
 	char ro[sizeof(top) + 8], noexec[sizeof(top) + 8];
+	char rofs[sizeof(top) + 8], p[sizeof(top) + 8];
 
 	snprintf(ro, sizeof(ro), "%s/ro", top);
 	snprintf(noexec, sizeof(noexec), "%s/noexec", top);
+	snprintf(rofs, sizeof(rofs), "%s/rofs", top);
+	snprintf(p, sizeof(p), "%s/rofs/p", top);
 	if (unshare(CLONE_NEWNS) != 0 ||
 	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
 	    mount(ro, ro, NULL, MS_BIND, NULL) != 0 ||
@@ -322,7 +335,10 @@ static int make_mounts(void)
 		    0 ||
 	    mount(noexec, noexec, NULL, MS_BIND, NULL) != 0 ||
 	    mount(NULL, noexec, NULL, MS_BIND | MS_REMOUNT | MS_NOEXEC, NULL) !=
-		    0)
+		    0 ||
+	    mount("tmpfs", rofs, "tmpfs", 0, "mode=0755") != 0 ||
+	    mkdir(p, 0700) != 0 ||
+	    mount(NULL, rofs, NULL, MS_REMOUNT | MS_RDONLY, NULL) != 0)
 		return -1;
 	return 0;
 }
@@ -546,6 +562,324 @@ static int run_answers(void)
 		}
 	}
 	return failed ? 1 : 0;
+}
+
+/*
+ * empty-path: AT_EMPTY_PATH with "" (the fd's own file, or the working
+ * directory at AT_FDCWD) with /proc hidden, so that only the ways that
+ * need no /proc answer (faccessat(3)): F_OK; a directory through ".",
+ * where its search is granted, or refused for a mode with X_OK and
+ * without W_OK; X_OK of a regular file open for writing by execveat's
+ * AT_EXECVE_CHECK (Linux 6.14), where the lookups are the question's; a
+ * symlink's own answer. Everything else must be the refusal, and every
+ * answer must be the kernel's or that.
+ */
+static const struct {
+	const char *path;
+	int flags;
+} empty_targets[] = {
+	{ "dir", O_PATH | O_DIRECTORY }, { "dir", O_RDONLY | O_DIRECTORY },
+	{ "dir0", O_PATH | O_DIRECTORY }, { "rpriv", O_PATH | O_DIRECTORY },
+	{ "npriv", O_PATH | O_DIRECTORY }, { "opriv", O_PATH | O_DIRECTORY },
+	{ "d0311", O_PATH | O_DIRECTORY }, { "d0644", O_PATH | O_DIRECTORY },
+	{ "ro", O_PATH | O_DIRECTORY }, { "rofs/p", O_PATH | O_DIRECTORY },
+	{ "f0755", O_PATH }, { "f0755", O_RDONLY }, { "f0755", O_RDWR },
+	{ "f0700", O_RDWR }, { "f0070", O_RDWR }, { "f0644", O_RDWR },
+	{ "f0000", O_RDWR }, { "n0500", O_RDWR }, { "noexec/f", O_RDWR },
+	{ "ro/f", O_RDONLY }, { "link", O_PATH | O_NOFOLLOW },
+	{ "fifo", O_PATH },
+};
+#define EMPTY_TARGETS (sizeof(empty_targets) / sizeof(empty_targets[0]))
+/* The working directories asked at AT_FDCWD. */
+static const char *const empty_cwds[] = {
+	"dir", "dir0", "rpriv", "npriv", "opriv", "d0311", "d0644", "ro",
+	"rofs/p",
+};
+#define EMPTY_CWDS (sizeof(empty_cwds) / sizeof(empty_cwds[0]))
+static const int empty_flag_sets[] = {
+	AT_EMPTY_PATH, AT_EMPTY_PATH | AT_EACCESS,
+	AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW,
+	AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW | AT_EACCESS,
+};
+#define EMPTY_FLAG_SETS (sizeof(empty_flag_sets) / sizeof(empty_flag_sets[0]))
+
+/* Whether w's lookups (filesystem IDs, effective DAC capabilities) are
+ * the question's with these flags: under AT_EACCESS always; else where
+ * they are the old call's (real IDs, and root's permitted capabilities
+ * or under SECBIT_NO_SETUID_FIXUP the effective ones). */
+static bool lookups_are_question(const struct ids *w, int flags)
+{
+	bool effective_dac = w->euid == 0 && !w->dac_not_effective;
+	bool old_call_dac = w->securebits & SECBIT_NO_SETUID_FIXUP_FLAG ?
+				    effective_dac : w->ruid == 0;
+
+	return (flags & AT_EACCESS) ||
+	       (w->ruid == w->euid && w->rgid == w->egid &&
+		old_call_dac == effective_dac);
+}
+
+/* Whether the library answers "" about a file of this type, opened with
+ * open_flags, without /proc (faccessat(3)); search is the kernel's answer
+ * to X_OK with the same flags. */
+static bool empty_path_answered(const struct ids *w, int flags, int mode,
+				mode_t type, int open_flags, int search)
+{
+	if (mode == F_OK || S_ISLNK(type))
+		return true;
+	if (S_ISDIR(type))
+		return search == 0 || (search == EACCES && (mode & X_OK) &&
+				       !(mode & W_OK));
+	return S_ISREG(type) && mode == X_OK &&
+	       (open_flags & O_ACCMODE) != O_RDONLY && !(open_flags & O_PATH) &&
+	       lookups_are_question(w, flags) && kernel_version() >= 614;
+}
+
+struct empty_tally {
+	int asked, differ, refused, answered_without_proc;
+};
+
+/* The questions about dirfd's "" (of type), in w, refusal set later:
+ * first the kernel's answers into kernel[], then (after) the library's
+ * compared. */
+static void ask_empty(const struct ids *w, int refusal, int dirfd,
+		      const char *shown, mode_t type, int open_flags,
+		      const int *kernel, struct empty_tally *t)
+{
+	for (size_t f = 0; f < EMPTY_FLAG_SETS; f++) {
+		int flags = empty_flag_sets[f];
+		int search = kernel[f * 8 + X_OK];
+
+		for (int mode = 0; mode < 8; mode++) {
+			int want = kernel[f * 8 + mode];
+			bool answered = empty_path_answered(w, flags, mode, type,
+							    open_flags, search);
+			int got = answer_of(faccessat(dirfd, "", mode, flags));
+
+			t->asked++;
+			t->refused += !answered;
+			t->answered_without_proc += answered;
+			if (got != (answered ? want : refusal) &&
+			    t->differ++ < 20)
+				printf("  %s, faccessat2 refused %s: %s, mode %d "
+				       "flags %#x: the library answers %s, the "
+				       "kernel %s%s\n", w->name,
+				       strerror(refusal), shown, mode, flags,
+				       got ? strerror(got) : "0",
+				       want ? strerror(want) : "0",
+				       answered ? "" : " (the refusal expected)");
+		}
+	}
+}
+
+static void kernel_empty(int dirfd, int *kernel)
+{
+	for (size_t f = 0; f < EMPTY_FLAG_SETS; f++)
+		for (int mode = 0; mode < 8; mode++)
+			kernel[f * 8 + mode] = answer_of(syscall(
+				SYS_faccessat2, (long)dirfd, "", (long)mode,
+				(long)empty_flag_sets[f]));
+}
+
+/* In a child: w's IDs with the working directory cwd (and, with fds, the
+ * fd targets), faccessat2 refused. */
+static int ask_empty_world(const struct ids *w, int refusal, const char *cwd,
+			   bool fds, struct empty_tally *t)
+{
+	static int kernel[EMPTY_TARGETS + 1][EMPTY_FLAG_SETS * 8];
+	int target_fds[EMPTY_TARGETS];
+	mode_t types[EMPTY_TARGETS];
+	struct stat st;
+	char shown[64];
+
+	if (chdir(top) != 0)
+		return -1;
+	for (size_t i = 0; fds && i < EMPTY_TARGETS; i++) {
+		target_fds[i] = open(empty_targets[i].path,
+				     empty_targets[i].flags | O_CLOEXEC);
+		if (target_fds[i] < 0 ||
+		    fstatat(target_fds[i], "", &st, AT_EMPTY_PATH) != 0)
+			return -1;
+		types[i] = st.st_mode & S_IFMT;
+	}
+	if (chdir(cwd) != 0 || setgroups(0, NULL) != 0 ||
+	    (w->securebits != 0 &&
+	     prctl(PR_SET_SECUREBITS, (unsigned long)w->securebits, 0L, 0L,
+		   0L) != 0) ||
+	    setresgid(w->rgid, w->egid, saved_gid(w)) != 0 ||
+	    setresuid(w->ruid, w->euid, saved_uid(w)) != 0 ||
+	    (w->dac_not_effective && drop_effective_dac() != 0))
+		return -1;
+	kernel_empty(AT_FDCWD, kernel[EMPTY_TARGETS]);
+	for (size_t i = 0; fds && i < EMPTY_TARGETS; i++)
+		kernel_empty(target_fds[i], kernel[i]);
+	if (refuse_call(SYS_faccessat2, refusal) != 0)
+		return -1;
+	snprintf(shown, sizeof(shown), "cwd %s, \"\"", cwd);
+	ask_empty(w, refusal, AT_FDCWD, shown, S_IFDIR, O_PATH,
+		  kernel[EMPTY_TARGETS], t);
+	for (size_t i = 0; fds && i < EMPTY_TARGETS; i++) {
+		snprintf(shown, sizeof(shown), "fd of %s (flags %#o), \"\"",
+			 empty_targets[i].path,
+			 (unsigned int)empty_targets[i].flags);
+		ask_empty(w, refusal, target_fds[i], shown, types[i],
+			  empty_targets[i].flags, kernel[i], t);
+	}
+	return 0;
+}
+
+static int run_empty_path(void)
+{
+	static const int refusals[] = { EPERM, ENOSYS };
+	struct empty_tally *t = mmap(NULL, sizeof(*t), PROT_READ | PROT_WRITE,
+				     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	int failed = 0, err;
+
+	if (t == MAP_FAILED)
+		return 2;
+	if (make_mounts() != 0 || (err = hide_proc()) != 0) {
+		printf("SKIP: no mount namespace to hide /proc in: %s\n",
+		       strerror(errno));
+		return 77;
+	}
+	for (size_t r = 0; r < 2; r++) {
+		for (size_t i = 0; i < WORLDS; i++) {
+			*t = (struct empty_tally){ 0, 0, 0, 0 };
+			for (size_t c = 0; c < EMPTY_CWDS; c++) {
+				pid_t pid = fork();
+				int status = -1;
+
+				if (pid == 0)
+					_exit(ask_empty_world(&worlds[i],
+						refusals[r], empty_cwds[c],
+						c == 0, t) == 0 ? 0 : 3);
+				if (pid < 0 || waitpid(pid, &status, 0) != pid ||
+				    status != 0) {
+					printf("FAIL %s, cwd %s: the world could "
+					       "not be made (%#x)\n",
+					       worlds[i].name, empty_cwds[c],
+					       status);
+					t->differ++;
+				}
+			}
+			printf("%s %s, faccessat2 refused %s, no /proc: %d "
+			       "asked about \"\", %d differ from what "
+			       "faccessat(3) says (%d answered as the kernel, "
+			       "%d the refusal)\n", t->differ ? "FAIL" : "ok",
+			       worlds[i].name, strerror(refusals[r]), t->asked,
+			       t->differ, t->answered_without_proc, t->refused);
+			failed += t->differ != 0;
+		}
+	}
+	return failed ? 1 : 0;
+}
+
+/*
+ * leases: the exec check of a file open at an fd (AT_EMPTY_PATH, X_OK,
+ * no /proc) opens the file, which breaks a write lease; the library
+ * takes it only where no lease can be held. Asked as root with
+ * faccessat2 refused: of an O_PATH fd while another process holds a
+ * write lease on the file, and of an O_RDWR fd that holds a write lease
+ * itself. Both must be the refusal, with no lease-break signal sent and
+ * each lease still held; with the second lease given up, the same
+ * question must be answered (0, Linux 6.14 and later).
+ */
+static volatile sig_atomic_t lease_breaks;
+
+static void on_lease_break(int sig)
+{
+	(void)sig;
+	lease_breaks++;
+}
+
+/* A process holding a write lease on path until it reads from done;
+ * then it exits 0 if it saw no lease break and holds the lease still. */
+static pid_t hold_lease(const char *path, int ready[2], int done[2])
+{
+	pid_t pid = fork();
+
+	if (pid != 0)
+		return pid;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char c;
+
+	if (signal(SIGIO, on_lease_break) == SIG_ERR || fd < 0 ||
+	    fcntl(fd, F_SETLEASE, F_WRLCK) != 0 || write(ready[1], "r", 1) != 1)
+		_exit(2);
+	while (read(done[0], &c, 1) < 0 && errno == EINTR)
+		continue;
+	_exit(lease_breaks == 0 && fcntl(fd, F_GETLEASE) == F_WRLCK ? 0 : 1);
+}
+
+static int ask_under_leases(const char *path)
+{
+	int ready[2], done[2], opath, own, status = -1, failed = 0, got;
+	pid_t holder;
+	char c;
+
+	if (pipe(ready) != 0 || pipe(done) != 0)
+		return 1;
+	holder = hold_lease(path, ready, done);
+	if (holder < 0 || read(ready[0], &c, 1) != 1 ||
+	    refuse_call(SYS_faccessat2, EPERM) != 0 ||
+	    signal(SIGIO, on_lease_break) == SIG_ERR)
+		return 1;
+	opath = open(path, O_PATH | O_CLOEXEC);
+	got = answer_of(faccessat(opath, "", X_OK, AT_EMPTY_PATH));
+	if (write(done[1], "d", 1) != 1 || waitpid(holder, &status, 0) != holder)
+		return 1;
+	printf("%s an O_PATH fd, another's write lease on the file: %s (want "
+	       "EPERM, the refusal), the holder %s\n",
+	       got == EPERM && status == 0 ? "ok" : "FAIL",
+	       got ? strerror(got) : "0",
+	       status == 0 ? "kept its lease, unbroken" : "saw it broken");
+	failed += got != EPERM || status != 0;
+
+	own = open(path, O_RDWR | O_CLOEXEC);
+	if (own < 0 || fcntl(own, F_SETLEASE, F_WRLCK) != 0)
+		return 1;
+	got = answer_of(faccessat(own, "", X_OK, AT_EMPTY_PATH));
+	bool kept = fcntl(own, F_GETLEASE) == F_WRLCK && lease_breaks == 0;
+	printf("%s an O_RDWR fd holding a write lease: %s (want EPERM), its "
+	       "lease %s\n", got == EPERM && kept ? "ok" : "FAIL",
+	       got ? strerror(got) : "0", kept ? "kept, unbroken" : "broken");
+	failed += got != EPERM || !kept;
+
+	if (fcntl(own, F_SETLEASE, F_UNLCK) != 0)
+		return 1;
+	got = answer_of(faccessat(own, "", X_OK, AT_EMPTY_PATH));
+	if (kernel_version() >= 614) {
+		printf("%s the same fd, its lease given up: %s (want 0, by "
+		       "AT_EXECVE_CHECK)\n", got == 0 ? "ok" : "FAIL",
+		       got ? strerror(got) : "0");
+		failed += got != 0;
+	}
+	return failed ? 1 : 0;
+}
+
+static int run_leases(void)
+{
+	char path[sizeof(top) + 8];
+	int fd, status = -1;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "%s/leased", top);
+	fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0755);
+	if (fd < 0 || close(fd) != 0)
+		return 2;
+	pid = fork();
+	if (pid == 0) {
+		int err = hide_proc();
+
+		if (err != 0) {
+			printf("SKIP: no mount namespace to hide /proc in: %s\n",
+			       strerror(err));
+			_exit(77);
+		}
+		_exit(ask_under_leases(path));
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return 1;
+	return WEXITSTATUS(status);
 }
 
 /*
@@ -838,7 +1172,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IONBF, 0);
 	if (argc != 2) {
 		fprintf(stderr, "usage: %s answers|immutable|bad-pointers|"
-			"dumpability\n",
+			"dumpability|empty-path|leases\n",
 			argv[0]);
 		return 2;
 	}
@@ -854,6 +1188,31 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "dumpability") == 0) {
 		result = run_dumpability();
 		remove_fixture();
+		return result;
+	}
+	if (strcmp(argv[1], "leases") == 0) {
+		if (make_fixture() != 0) {
+			perror("fixture");
+			return 2;
+		}
+		result = run_leases();
+		if (remove_fixture() != 0 && result == 0)
+			result = 1;
+		return result;
+	}
+	if (strcmp(argv[1], "empty-path") == 0) {
+		if (make_fixture() != 0) {
+			perror("fixture");
+			return 2;
+		}
+		pid = fork();
+		if (pid == 0)
+			_exit(run_empty_path());
+		if (pid > 0 && waitpid(pid, &status, 0) == pid &&
+		    WIFEXITED(status))
+			result = WEXITSTATUS(status);
+		if (remove_fixture() != 0 && result == 0)
+			result = 1;
 		return result;
 	}
 	if (strcmp(argv[1], "answers") != 0)
