@@ -18,7 +18,9 @@
  *    X_OK (the same search permission) and without W_OK (whose checks
  *    come first: EROFS on a read-only filesystem, EPERM on an immutable
  *    directory); no other mode can be asked.
- * 4. X_OK alone of a regular file, where the lookups are the question's:
+ * 4. X_OK alone of a regular file, where the lookups are the question's
+ *    and the caller lets the file be opened (not where a refusal is only
+ *    remembered, call_refused.h):
  *    execveat's AT_EXECVE_CHECK (Linux 6.14), the permission checks of an
  *    exec (filesystem IDs, effective capabilities, a noexec mount), with
  *    nothing run. Its open has effects a permission check lacks: it
@@ -96,7 +98,7 @@ static int ask_exec_check(int fd)
 }
 
 int libexecveat_access_empty_path(int dirfd, mode_t type, int mode,
-				  bool lookups_are_question)
+				  bool may_open)
 {
 	int rc;
 
@@ -107,8 +109,7 @@ int libexecveat_access_empty_path(int dirfd, mode_t type, int mode,
 		return rc;
 	if (S_ISDIR(type))
 		return ask_dot(dirfd, mode);
-	if (S_ISREG(type) && mode == X_OK && lookups_are_question &&
-	    dirfd != AT_FDCWD)
+	if (S_ISREG(type) && mode == X_OK && may_open && dirfd != AT_FDCWD)
 		return ask_exec_check(dirfd);
 	return ACCESS_CANNOT_ASK;
 }

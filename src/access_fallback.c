@@ -266,7 +266,7 @@ static int ask_with_other_ids(void *arg)
 	if (sys_capset(caps) < 0)
 		return NOT_DONE;
 	return answer_code(libexecveat_access_ask(q->dirfd, q->path, q->mode,
-						  q->flags));
+						  q->flags, true));
 }
 
 /* The child's stack, and after it the caller's scratch: see in_child. */
@@ -330,14 +330,14 @@ static int look_up_widely(void *arg)
  * this process's own.
  */
 static int ask_as_real(int dirfd, const char *path, int mode, int flags,
-		       const struct creds *c)
+		       const struct creds *c, bool may_act)
 {
 	_Alignas(16) char scratch[CHILD_STACK_SIZE];
 	struct wide_lookup l = { dirfd, path, mode, flags };
 	struct access_found found;
 
 	libexecveat_access_look_up(dirfd, path, mode, flags, &found);
-	if (libexecveat_access_view_may_be_narrow(&found) &&
+	if (may_act && libexecveat_access_view_may_be_narrow(&found) &&
 	    (c->caps[0].permitted & DAC_CAPS & ~c->caps[0].effective))
 		found_of_code(in_child(look_up_widely, &l, scratch,
 				       sizeof(scratch)), &found);
@@ -346,7 +346,7 @@ static int ask_as_real(int dirfd, const char *path, int mode, int flags,
 }
 
 int libexecveat_access_without_faccessat2(int dirfd, const char *path,
-					  int mode, int flags)
+					  int mode, int flags, bool may_act)
 {
 	int lookup_flags = flags & ACCESS_LOOKUP_FLAGS;
 	struct creds c;
@@ -367,8 +367,11 @@ int libexecveat_access_without_faccessat2(int dirfd, const char *path,
 		return ACCESS_CANNOT_ASK;
 	/* Under AT_EACCESS the question is the lookups' asker. */
 	if (same_asker(&c.old_call, &c.lookup))
-		return libexecveat_access_ask(dirfd, path, mode, lookup_flags);
-	if (flags & AT_EACCESS)
-		return ask_as_effective(dirfd, path, mode, lookup_flags, &c);
-	return ask_as_real(dirfd, path, mode, lookup_flags, &c);
+		return libexecveat_access_ask(dirfd, path, mode, lookup_flags,
+					      may_act);
+	if (!(flags & AT_EACCESS))
+		return ask_as_real(dirfd, path, mode, lookup_flags, &c,
+				   may_act);
+	return may_act ? ask_as_effective(dirfd, path, mode, lookup_flags, &c) :
+			 ACCESS_CANNOT_ASK;
 }

@@ -7,14 +7,18 @@
 #ifndef EXECVEAT_ACCESS_FALLBACK_H
 #define EXECVEAT_ACCESS_FALLBACK_H
 
+#include <stdbool.h>
+
 /* The answer where the question cannot be asked without faccessat2
  * (access_fallback.c and access_lookup.c say where): faccessat2's own
  * refusal is the answer there, never a guess. */
 #define ACCESS_CANNOT_ASK 1
 
 /* faccessat2(dirfd, path, mode, flags) as the kernel would answer it: 0,
- * -1 with errno, or ACCESS_CANNOT_ASK. */
+ * -1 with errno, or ACCESS_CANNOT_ASK. Without may_act, a question that
+ * needs a child or an open of the file (access_fallback.c,
+ * access_empty_path.c) is ACCESS_CANNOT_ASK too. */
 int libexecveat_access_without_faccessat2(int dirfd, const char *path,
-					  int mode, int flags);
+					  int mode, int flags, bool may_act);
 
 #endif /* EXECVEAT_ACCESS_FALLBACK_H */

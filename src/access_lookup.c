@@ -81,7 +81,8 @@ static int symlink_answer(const struct access_found *found)
 	return -1;
 }
 
-int libexecveat_access_ask(int dirfd, const char *path, int mode, int flags)
+int libexecveat_access_ask(int dirfd, const char *path, int mode, int flags,
+			   bool may_open)
 {
 	struct access_found found;
 
@@ -96,7 +97,7 @@ int libexecveat_access_ask(int dirfd, const char *path, int mode, int flags)
 		return symlink_answer(&found);
 	if (path[0] == '\0')
 		return libexecveat_access_empty_path(dirfd, found.type, mode,
-						     true);
+						     may_open);
 	return sys_faccessat(dirfd, path, mode);
 }
 

@@ -37,9 +37,12 @@ bool libexecveat_access_view_may_be_narrow(const struct access_found *found);
 
 /*
  * The question (flags: ACCESS_LOOKUP_FLAGS only), where this process's
- * lookups are the question's own: 0, -1 with errno, or ACCESS_CANNOT_ASK.
+ * lookups are the question's own: 0, -1 with errno, or ACCESS_CANNOT_ASK;
+ * with may_open, an empty path may be asked by an open of the file
+ * (access_empty_path.c).
  */
-int libexecveat_access_ask(int dirfd, const char *path, int mode, int flags);
+int libexecveat_access_ask(int dirfd, const char *path, int mode, int flags,
+			   bool may_open);
 
 /*
  * The same, where found is what a lookup with other credentials found,

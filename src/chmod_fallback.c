@@ -223,7 +223,8 @@ static int chmod_by_name(int dirfd, const char *path, const struct stat *st,
 /* Steps 3 to 5, for the file open (O_PATH) at fd, of status *st, found
  * by path ("": no name to open it again by). */
 static int chmod_without_proc(int fd, int dirfd, const char *path,
-			      const struct stat *st, mode_t mode)
+			      const struct stat *st, mode_t mode,
+			      bool may_open)
 {
 	int rc;
 
@@ -238,6 +239,8 @@ static int chmod_without_proc(int fd, int dirfd, const char *path,
 		if (rc == 0 || errno != EACCES)
 			return rc;
 	}
+	if (!may_open)
+		return CHMOD_WOULD_OPEN;
 	if (holds_open(st)) {
 		errno = EBUSY;
 		return -1;
@@ -253,7 +256,8 @@ static int chmod_without_proc(int fd, int dirfd, const char *path,
 }
 
 /* Steps 1 to 5 for the file open (O_PATH) at fd, found by path. */
-static int chmod_file(int fd, int dirfd, const char *path, mode_t mode)
+static int chmod_file(int fd, int dirfd, const char *path, mode_t mode,
+		      bool may_open)
 {
 	struct stat st;
 	int rc, short_of = 0;
@@ -267,7 +271,7 @@ static int chmod_file(int fd, int dirfd, const char *path, mode_t mode)
 	rc = chmod_through_proc(fd, &st, mode, &short_of);
 	if (rc != 1)
 		return rc;
-	rc = chmod_without_proc(fd, dirfd, path, &st, mode);
+	rc = chmod_without_proc(fd, dirfd, path, &st, mode, may_open);
 	/* No way here, but /proc's, had fds been free. */
 	if (rc < 0 && errno == EOPNOTSUPP && short_of != 0)
 		errno = short_of;
@@ -275,13 +279,14 @@ static int chmod_file(int fd, int dirfd, const char *path, mode_t mode)
 }
 
 /* A lookup's O_PATH fd given to chmod_file, then closed; errno kept. */
-static int chmod_looked_up(int fd, int dirfd, const char *path, mode_t mode)
+static int chmod_looked_up(int fd, int dirfd, const char *path, mode_t mode,
+			   bool may_open)
 {
 	int rc, err;
 
 	if (fd < 0)
 		return -1;
-	rc = chmod_file(fd, dirfd, path, mode);
+	rc = chmod_file(fd, dirfd, path, mode, may_open);
 	err = errno;
 	sys_close(fd);
 	errno = err;
@@ -294,13 +299,13 @@ static int chmod_looked_up(int fd, int dirfd, const char *path, mode_t mode)
  * one (EBADF there) takes the steps above, with no name to be opened
  * again by.
  */
-static int chmod_fd_itself(int fd, mode_t mode)
+static int chmod_fd_itself(int fd, mode_t mode, bool may_open)
 {
 	struct stat st;
 
 	if (fd == AT_FDCWD)
 		return chmod_looked_up(sys_openat(AT_FDCWD, ".", LOOKUP_FLAGS,
-						  0), fd, "", mode);
+						  0), fd, "", mode, may_open);
 	if (sys_fstat(fd, &st) != 0)
 		return -1;
 	if (!S_ISLNK(st.st_mode)) {
@@ -309,7 +314,8 @@ static int chmod_fd_itself(int fd, mode_t mode)
 		if (rc == 0 || errno != EBADF)
 			return rc;
 	}
-	return chmod_file(fd, fd, "", mode); /* the caller's fd stays open */
+	/* The caller's fd stays open. */
+	return chmod_file(fd, fd, "", mode, may_open);
 }
 
 /*
@@ -318,7 +324,7 @@ static int chmod_fd_itself(int fd, mode_t mode)
  * SIGSEGV in the library.
  */
 int libexecveat_chmod_without_fchmodat2(int dirfd, const char *path,
-					mode_t mode, int flags)
+					mode_t mode, int flags, bool may_open)
 {
 	struct stat st;
 	int fd;
@@ -338,14 +344,14 @@ int libexecveat_chmod_without_fchmodat2(int dirfd, const char *path,
 			return -1;
 		return path[0] != '\0' ?
 		       sys_fchmodat(dirfd, path, (unsigned int)mode) :
-		       chmod_fd_itself(dirfd, mode);
+		       chmod_fd_itself(dirfd, mode, may_open);
 	}
 	fd = sys_openat(dirfd, path, LOOKUP_FLAGS, 0);
 	if (fd < 0) {
 		/* openat has no empty paths: "" is ENOENT, after the read. */
 		if (errno == ENOENT && (flags & AT_EMPTY_PATH) && path[0] == '\0')
-			return chmod_fd_itself(dirfd, mode);
+			return chmod_fd_itself(dirfd, mode, may_open);
 		return -1;
 	}
-	return chmod_looked_up(fd, dirfd, path, mode);
+	return chmod_looked_up(fd, dirfd, path, mode, may_open);
 }
