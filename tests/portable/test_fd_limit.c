@@ -40,8 +40,13 @@
 #define MOST_FREE 4
 
 /* The fixture, the same numbers in every child: fds 0 to 2, then these;
- * the fds free are those from FIXTURE_END up to the lowered limit. */
-enum { TOP_FD = 3, SCRIPT_FD, PROGRAM_FD, FIXTURE_END };
+ * the fds free are those from FIXTURE_END up to the lowered limit. The
+ * last two are /proc/self/fd (O_PATH) and /proc/self/status (O_PATH,
+ * PROC_FILE_FD, 7 in the fd directory), where /proc is real; TOP_FD's
+ * directory again where it is hidden. */
+enum { TOP_FD = 3, SCRIPT_FD, PROGRAM_FD, PROC_FD_DIR_FD, PROC_FILE_FD,
+       FIXTURE_END };
+_Static_assert(PROC_FILE_FD == 7, "the magic link's name is \"7\"");
 
 static char top[] = "/tmp/libexecveat-fd-limit-XXXXXX";
 static const char *program; /* what the exec cases run: exits 0 */
@@ -96,6 +101,25 @@ static long raw_openat2_in_root_link(void)
 	struct open_how how = { .flags = O_RDONLY, .resolve = RESOLVE_IN_ROOT };
 
 	return kernel_openat2(TOP_FD, "sub/../link", &how, sizeof(how));
+}
+
+/* A procfs magic link under RESOLVE_NO_XDEV, to a procfs file: the
+ * fallback judges its target, then opens it again through this thread's
+ * fd directory, which it proves first. */
+static long openat2_magic_link(void)
+{
+	struct open_how how = { .flags = O_RDONLY,
+				.resolve = RESOLVE_NO_XDEV };
+
+	return openat2(PROC_FD_DIR_FD, "7", &how, sizeof(how));
+}
+
+static long raw_openat2_magic_link(void)
+{
+	struct open_how how = { .flags = O_RDONLY,
+				.resolve = RESOLVE_NO_XDEV };
+
+	return kernel_openat2(PROC_FD_DIR_FD, "7", &how, sizeof(how));
 }
 
 static long chmod_file(void)
@@ -170,7 +194,8 @@ static long raw_execveat_program(void)
 		       AT_EMPTY_PATH);
 }
 
-/* The needs are those of openat2(3) ("it cannot hold two"), fchmodat(3)
+/* The needs are those of openat2(3) ("it cannot hold two", four for a
+ * magic link it opens again through /proc), fchmodat(3)
  * (four with /proc, three without; a FIFO has no way without /proc, and
  * needs two fds to find that out: its own O_PATH one, and one to look
  * for /proc with) and fexecve(3) (one to look into an O_PATH close-on-exec
@@ -181,6 +206,8 @@ static const struct limit_case cases[] = {
 	  raw_openat2_beneath, 2, 2, true, false, 0, 0 },
 	{ "openat2_in_root_through_a_symlink", OPENAT2, openat2_in_root_link,
 	  raw_openat2_in_root_link, 2, 2, true, false, 0, 0 },
+	{ "openat2_procfs_magic_link", OPENAT2, openat2_magic_link,
+	  raw_openat2_magic_link, 4, 2, true, false, 0, ENOENT },
 	{ "fchmodat_nofollow_file", FCHMODAT2, chmod_file, raw_chmod_file, 4,
 	  3, false, false, 0, 0 },
 	{ "fchmodat_nofollow_directory", FCHMODAT2, chmod_dir, raw_chmod_dir,
@@ -253,6 +280,12 @@ static int open_fixture(void)
 	if (open(top, O_PATH | O_DIRECTORY) != TOP_FD ||
 	    open(path, O_PATH | O_CLOEXEC) != SCRIPT_FD ||
 	    open(program, O_PATH) != PROGRAM_FD)
+		return -1;
+	if (open("/proc/self/fd", O_PATH | O_DIRECTORY) != PROC_FD_DIR_FD &&
+	    open(top, O_PATH | O_DIRECTORY) != PROC_FD_DIR_FD)
+		return -1;
+	if (open("/proc/self/status", O_PATH) != PROC_FILE_FD &&
+	    open(top, O_PATH | O_DIRECTORY) != PROC_FILE_FD)
 		return -1;
 	return 0;
 }
