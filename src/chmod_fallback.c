@@ -44,6 +44,7 @@
 #include "execveat.h" /* O_EMPTYPATH (Linux 7.2) */
 #include "fd_held.h"
 #include "null_check.h"
+#include "proc_fallback.h"
 #include "proc_fd_dir.h"
 #include "same_file.h"
 #include "sys.h"
@@ -294,6 +295,26 @@ static int chmod_looked_up(int fd, int dirfd, const char *path, mode_t mode,
 }
 
 /*
+ * The working directory (AT_FDCWD with ""), which the kernel changes with
+ * no lookup at all: through its proven /proc name (/proc/thread-self/cwd),
+ * or else as the directory that "." names, whose lookup needs a search
+ * permission on it that the kernel's change does not; where that is
+ * refused, no way is left (EOPNOTSUPP), not the lookup's EACCES.
+ */
+static int chmod_cwd(mode_t mode, bool may_open)
+{
+	struct proc_fd_name name;
+	int fd;
+
+	if (libexecveat_proc_cwd_find(&name) == PROC_FD_SAME_FILE)
+		return sys_fchmodat(AT_FDCWD, name.path, (unsigned int)mode);
+	fd = sys_openat(AT_FDCWD, ".", LOOKUP_FLAGS, 0);
+	if (fd < 0 && errno == EACCES)
+		errno = EOPNOTSUPP;
+	return chmod_looked_up(fd, AT_FDCWD, "", mode, may_open);
+}
+
+/*
  * AT_EMPTY_PATH with "": the file open at fd (AT_FDCWD: the working
  * directory). An fd opened for reading or writing takes fchmod; an O_PATH
  * one (EBADF there) takes the steps above, with no name to be opened
@@ -304,8 +325,7 @@ static int chmod_fd_itself(int fd, mode_t mode, bool may_open)
 	struct stat st;
 
 	if (fd == AT_FDCWD)
-		return chmod_looked_up(sys_openat(AT_FDCWD, ".", LOOKUP_FLAGS,
-						  0), fd, "", mode, may_open);
+		return chmod_cwd(mode, may_open);
 	if (sys_fstat(fd, &st) != 0)
 		return -1;
 	if (!S_ISLNK(st.st_mode)) {
