@@ -36,6 +36,11 @@
 #include "execveat_refusal.h"
 #include "kernel_env.h"
 #include "openat2_again.h"
+#include "refuse_call.h"
+
+#ifndef SYS_faccessat2
+#define SYS_faccessat2 439 /* headers before 5.8 */
+#endif
 
 #define MOST_FREE 4
 
@@ -51,7 +56,7 @@ _Static_assert(PROC_FILE_FD == 7, "the magic link's name is \"7\"");
 static char top[] = "/tmp/libexecveat-fd-limit-XXXXXX";
 static const char *program; /* what the exec cases run: exits 0 */
 
-enum refused { OPENAT2, FCHMODAT2, CLOSE_RANGE, EXECVEAT };
+enum refused { OPENAT2, FCHMODAT2, CLOSE_RANGE, EXECVEAT, FACCESSAT2 };
 
 struct limit_case {
 	const char *name;
@@ -153,6 +158,19 @@ static long raw_chmod_dir(void)
 	return raw_fchmodat2(TOP_FD, "sub", 0700, AT_SYMLINK_NOFOLLOW);
 }
 
+/* W_OK of a symlink itself: only a read-only mount refuses it, which the
+ * fallback learns by an O_PATH open of the link (faccessat(3)). */
+static long access_link(void)
+{
+	return faccessat(TOP_FD, "link", W_OK, AT_SYMLINK_NOFOLLOW);
+}
+
+static long raw_access_link(void)
+{
+	return syscall(SYS_faccessat2, TOP_FD, "link", W_OK,
+		       AT_SYMLINK_NOFOLLOW);
+}
+
 static long close_from_top(void)
 {
 	return close_range(TOP_FD, ~0u, 0);
@@ -195,7 +213,8 @@ static long raw_execveat_program(void)
 }
 
 /* The needs are those of openat2(3) ("it cannot hold two", four for a
- * magic link it opens again through /proc), fchmodat(3)
+ * magic link it opens again through /proc), faccessat(3) (one, for a
+ * symlink's own W_OK), fchmodat(3)
  * (four with /proc, three without; a FIFO has no way without /proc, and
  * needs two fds to find that out: its own O_PATH one, and one to look
  * for /proc with) and fexecve(3) (one to look into an O_PATH close-on-exec
@@ -214,6 +233,8 @@ static const struct limit_case cases[] = {
 	  4, 3, false, false, 0, 0 },
 	{ "fchmodat_nofollow_fifo", FCHMODAT2, chmod_fifo, raw_chmod_fifo, 4,
 	  2, false, false, 0, EOPNOTSUPP },
+	{ "faccessat_symlink_w_ok", FACCESSAT2, access_link, raw_access_link,
+	  1, 1, false, false, 0, 0 },
 	{ "close_range_from_3", CLOSE_RANGE, close_from_top,
 	  raw_close_from_top, 0, 0, false, true, 0, 0 },
 	{ "closefrom_3", CLOSE_RANGE, closefrom_top, raw_close_from_top, 0,
@@ -250,6 +271,9 @@ static bool kernel_has(enum refused call)
 		return close_range_refusal() == 0;
 	case EXECVEAT:
 		return execveat_refusal() == 0;
+	case FACCESSAT2:
+		return refusal_of(syscall(SYS_faccessat2, AT_FDCWD, "", 0,
+					  0x40000000)) == 0;
 	}
 	return true;
 }
@@ -265,6 +289,8 @@ static int refuse(enum refused call)
 		return block_close_range(ENOSYS);
 	case EXECVEAT:
 		return block_execveat(ENOSYS);
+	case FACCESSAT2:
+		return refuse_call(SYS_faccessat2, ENOSYS);
 	}
 	return EINVAL;
 }
