@@ -21,4 +21,8 @@
 int libexecveat_access_without_faccessat2(int dirfd, const char *path,
 					  int mode, int flags, bool may_act);
 
+/* faccessat() itself (src/faccessat.c), by its name inside the library,
+ * which no preloaded or earlier faccessat can take the place of. */
+int libexecveat_faccessat(int dirfd, const char *path, int mode, int flags);
+
 #endif /* EXECVEAT_ACCESS_FALLBACK_H */

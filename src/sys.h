@@ -197,19 +197,6 @@ _Static_assert(SYS_faccessat2 == FACCESSAT2_EXPECTED_NR,
 #define AT_EMPTY_PATH 0x1000
 #endif
 
-/*
- * faccessat2(fd, "", X_OK, AT_EACCESS | AT_EMPTY_PATH): may the caller
- * execute the file open at fd, by the kernel's own judgement (effective
- * IDs, a noexec mount, security modules)? 0 or -1 with errno. faccessat
- * (no 2) has no flags argument: the C libraries emulate AT_EACCESS in
- * userspace, from the mode bits.
- */
-static inline int sys_faccessat2_exec(int fd)
-{
-	return (int)syscall(SYS_faccessat2, (long)fd, SYS_ARG_PTR(""),
-			    (long)X_OK, (long)(AT_EACCESS | AT_EMPTY_PATH));
-}
-
 /* faccessat2(dirfd, path, mode, flags), as the caller asked it. */
 static inline int sys_faccessat2(int dirfd, const char *path, int mode,
 				 int flags)
