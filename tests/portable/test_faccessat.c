@@ -1056,10 +1056,6 @@ static int run_dumpability(void)
 	char path[2][sizeof(top) + 16];
 	int result = 0;
 
-	if (make_fixture() != 0) {
-		perror("fixture");
-		return 2;
-	}
 	for (size_t f = 0; f < 2; f++)
 		snprintf(path[f], sizeof(path[f]), "%s/%s", top, held[f].name);
 	for (size_t r = 0; r < 2; r++) {
@@ -1163,12 +1159,37 @@ static int run_immutable(void)
 	return failed ? 1 : 0;
 }
 
+/*
+ * A group run with the fixture made first and removed after; in a child
+ * where it makes mounts, whose namespace goes with the child (the files
+ * are removed here, outside it).
+ */
+static int with_fixture(int (*group)(void), bool in_child)
+{
+	int result = 2, status = -1;
+	pid_t pid;
+
+	if (make_fixture() != 0) {
+		perror("fixture");
+		return 2;
+	}
+	if (!in_child) {
+		result = group();
+	} else {
+		pid = fork();
+		if (pid == 0)
+			_exit(group());
+		if (pid > 0 && waitpid(pid, &status, 0) == pid &&
+		    WIFEXITED(status))
+			result = WEXITSTATUS(status);
+	}
+	if (remove_fixture() != 0 && result == 0)
+		result = 1;
+	return result;
+}
+
 int main(int argc, char **argv)
 {
-	int result = 2;
-	pid_t pid;
-	int status = -1;
-
 	setvbuf(stdout, NULL, _IONBF, 0);
 	if (argc != 2) {
 		fprintf(stderr, "usage: %s answers|immutable|bad-pointers|"
@@ -1185,52 +1206,19 @@ int main(int argc, char **argv)
 		return run_immutable();
 	if (strcmp(argv[1], "bad-pointers") == 0)
 		return run_bad_pointers();
-	if (strcmp(argv[1], "dumpability") == 0) {
-		result = run_dumpability();
-		remove_fixture();
-		return result;
-	}
-	if (strcmp(argv[1], "leases") == 0) {
-		if (make_fixture() != 0) {
-			perror("fixture");
-			return 2;
-		}
-		result = run_leases();
-		if (remove_fixture() != 0 && result == 0)
-			result = 1;
-		return result;
-	}
-	if (strcmp(argv[1], "empty-path") == 0) {
-		if (make_fixture() != 0) {
-			perror("fixture");
-			return 2;
-		}
-		pid = fork();
-		if (pid == 0)
-			_exit(run_empty_path());
-		if (pid > 0 && waitpid(pid, &status, 0) == pid &&
-		    WIFEXITED(status))
-			result = WEXITSTATUS(status);
-		if (remove_fixture() != 0 && result == 0)
-			result = 1;
-		return result;
-	}
+	if (strcmp(argv[1], "dumpability") == 0)
+		return with_fixture(run_dumpability, false);
+	if (strcmp(argv[1], "leases") == 0)
+		return with_fixture(run_leases, false);
+	if (strcmp(argv[1], "empty-path") == 0)
+		return with_fixture(run_empty_path, true);
 	if (strcmp(argv[1], "answers") != 0)
 		return 2;
 	tally = mmap(NULL, sizeof(*tally) * 2 * WORLDS,
 		     PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (tally == MAP_FAILED || make_fixture() != 0) {
-		perror("fixture");
+	if (tally == MAP_FAILED) {
+		perror("mmap");
 		return 2;
 	}
-	/* The mounts and the namespace go with the child; the files are
-	 * removed here, outside it. */
-	pid = fork();
-	if (pid == 0)
-		_exit(run_answers());
-	if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status))
-		result = WEXITSTATUS(status);
-	if (remove_fixture() != 0 && result == 0)
-		result = 1;
-	return result;
+	return with_fixture(run_answers, true);
 }
