@@ -401,6 +401,20 @@ static int drop_effective_dac(void)
 	return (int)syscall(SYS_capset, &header, data);
 }
 
+/* w's IDs, securebits and capabilities, in this process: 0, or -1. */
+static int take_ids(const struct ids *w)
+{
+	if (setgroups(0, NULL) != 0 ||
+	    (w->securebits != 0 &&
+	     prctl(PR_SET_SECUREBITS, (unsigned long)w->securebits, 0L, 0L,
+		   0L) != 0) ||
+	    setresgid(w->rgid, w->egid, saved_gid(w)) != 0 ||
+	    setresuid(w->ruid, w->euid, saved_uid(w)) != 0 ||
+	    (w->dac_not_effective && drop_effective_dac() != 0))
+		return -1;
+	return 0;
+}
+
 /* One world: the kernel's answers, then the refusal, then the library's
  * (and glibc's) to the same questions. Runs in a child. */
 static int ask_world(const struct ids *w, int refusal, struct tally *t)
@@ -413,13 +427,7 @@ static int ask_world(const struct ids *w, int refusal, struct tally *t)
 	size_t stride = stride_env && atoi(stride_env) > 0 ?
 			(size_t)atoi(stride_env) : 1;
 
-	if (setgroups(0, NULL) != 0 ||
-	    (w->securebits != 0 &&
-	     prctl(PR_SET_SECUREBITS, (unsigned long)w->securebits, 0L, 0L,
-		   0L) != 0) ||
-	    setresgid(w->rgid, w->egid, saved_gid(w)) != 0 ||
-	    setresuid(w->ruid, w->euid, saved_uid(w)) != 0 ||
-	    (w->dac_not_effective && drop_effective_dac() != 0))
+	if (take_ids(w) != 0)
 		return -1;
 	for (size_t i = 0; i < n_questions; i++) {
 		const struct question *q = &questions[i];
@@ -701,13 +709,7 @@ static int ask_empty_world(const struct ids *w, int refusal, const char *cwd,
 			return -1;
 		types[i] = st.st_mode & S_IFMT;
 	}
-	if (chdir(cwd) != 0 || setgroups(0, NULL) != 0 ||
-	    (w->securebits != 0 &&
-	     prctl(PR_SET_SECUREBITS, (unsigned long)w->securebits, 0L, 0L,
-		   0L) != 0) ||
-	    setresgid(w->rgid, w->egid, saved_gid(w)) != 0 ||
-	    setresuid(w->ruid, w->euid, saved_uid(w)) != 0 ||
-	    (w->dac_not_effective && drop_effective_dac() != 0))
+	if (chdir(cwd) != 0 || take_ids(w) != 0)
 		return -1;
 	kernel_empty(AT_FDCWD, kernel[EMPTY_TARGETS]);
 	for (size_t i = 0; fds && i < EMPTY_TARGETS; i++)
