@@ -41,6 +41,7 @@
 #include "execveat.h"
 #include "inroot.h"
 #include "kernel_env.h"
+#include "openat2_again.h"
 #include "openat2_nr.h"
 #include "refuse_call.h"
 
@@ -112,19 +113,16 @@ static int open_file_beneath(void)
 	return fd < 0 ? errno : close(fd);
 }
 
-static long raw_openat2(int dirfd, const char *path,
-			const struct open_how *how)
-{
-	return syscall(OPENAT2_NR, (long)dirfd, path, how, sizeof(*how));
-}
-
 /* The library's answer and the kernel's to one open, beneath topfd,
- * with free fds free below the limit. */
+ * with free fds free below the limit. A scoped ".." answers EAGAIN
+ * whenever anything on the machine is renamed (openat2_again.h): both
+ * sides are asked again while either is. */
 static void compare_open(const char *family, int refusal, const char *path,
 			 int free_fds)
 {
 	struct open_how how = { O_RDONLY | O_CLOEXEC, 0, RESOLVE_BENEATH };
 	struct rlimit saved, lowered;
+	struct openat2_again again;
 	int lowest = dup(0), got, want;
 	long fd;
 	char shown[96];
@@ -134,14 +132,18 @@ static void compare_open(const char *family, int refusal, const char *path,
 		return;
 	lowered = (struct rlimit){ (rlim_t)(lowest + free_fds), saved.rlim_max };
 	setrlimit(RLIMIT_NOFILE, &lowered);
-	fd = raw_openat2(topfd, path, &how);
-	want = answer_of(fd);
-	if (fd >= 0)
-		close((int)fd);
-	fd = openat2(topfd, path, &how, sizeof(how));
-	got = answer_of(fd);
-	if (fd >= 0)
-		close((int)fd);
+	openat2_again_start(&again);
+	do {
+		fd = kernel_openat2_once(topfd, path, &how, sizeof(how));
+		want = answer_of(fd);
+		if (fd >= 0)
+			close((int)fd);
+		fd = openat2(topfd, path, &how, sizeof(how));
+		got = answer_of(fd);
+		if (fd >= 0)
+			close((int)fd);
+	} while (openat2_ask_again(&again, how.resolve,
+				   openat2_either_eagain(got, want)));
 	setrlimit(RLIMIT_NOFILE, &saved);
 	snprintf(shown, sizeof(shown), "openat2 of \"%s\" with %d fd(s) free",
 		 path, free_fds);
