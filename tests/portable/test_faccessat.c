@@ -401,6 +401,16 @@ static int drop_effective_dac(void)
 	return (int)syscall(SYS_capset, &header, data);
 }
 
+/* Every question, or every Nth (FACCESSAT_QUESTION_STRIDE: memcheck,
+ * under which each of the fallback's children is a whole fork). */
+static size_t question_stride(void)
+{
+	const char *stride_env = getenv("FACCESSAT_QUESTION_STRIDE");
+
+	return stride_env && atoi(stride_env) > 0 ? (size_t)atoi(stride_env) :
+						    1;
+}
+
 /* w's IDs, securebits and capabilities, in this process: 0, or -1. */
 static int take_ids(const struct ids *w)
 {
@@ -421,11 +431,7 @@ static int ask_world(const struct ids *w, int refusal, struct tally *t)
 {
 	static int kernel[MAX_QUESTIONS];
 	int shown_failures = 0;
-	/* Every question, or every Nth (FACCESSAT_QUESTION_STRIDE: memcheck,
-	 * under which each of the fallback's children is a whole fork). */
-	const char *stride_env = getenv("FACCESSAT_QUESTION_STRIDE");
-	size_t stride = stride_env && atoi(stride_env) > 0 ?
-			(size_t)atoi(stride_env) : 1;
+	size_t stride = question_stride();
 
 	if (take_ids(w) != 0)
 		return -1;
@@ -653,11 +659,18 @@ static void ask_empty(const struct ids *w, int refusal, int dirfd,
 		      const char *shown, mode_t type, int open_flags,
 		      const int *kernel, struct empty_tally *t)
 {
+	static size_t n;
+	/* Odd, so that a stride meets every mode and flag set of a target's
+	 * 32 questions. */
+	size_t stride = question_stride() | 1;
+
 	for (size_t f = 0; f < EMPTY_FLAG_SETS; f++) {
 		int flags = empty_flag_sets[f];
 		int search = kernel[f * 8 + X_OK];
 
 		for (int mode = 0; mode < 8; mode++) {
+			if (n++ % stride != 0)
+				continue;
 			int want = kernel[f * 8 + mode];
 			bool answered = empty_path_answered(w, flags, mode, type,
 							    open_flags, search);
