@@ -67,8 +67,10 @@ static bool kernel_could_answer(int err, unsigned int first,
 	return false;
 }
 
-/* A refusal of close_range, once proven (call_refused.h): any answer
- * Linux's close_range cannot give for the arguments. */
+/* A refusal of close_range, once proven (call_refused.h): ENOSYS or
+ * EPERM. An EINVAL for arguments Linux accepts is refused (gVisor's), but
+ * not remembered: Linux 5.9 and 5.10 answer it for CLOSE_RANGE_CLOEXEC
+ * alone, and take every other call. */
 static atomic_int close_range_refused;
 
 static int close_range_policy(unsigned int first, unsigned int last,
@@ -90,7 +92,8 @@ static int close_range_policy(unsigned int first, unsigned int last,
 		return 0;
 	if (kernel_could_answer(errno, first, last, flags))
 		return -1;
-	remember_refusal(&close_range_refused);
+	if (errno_may_be_refusal(errno))
+		remember_refusal(&close_range_refused);
 	rc = close_range_without_syscall(first, last, flags, errno);
 	/* The closes' EBADFs are nobody's business: errno as it was. */
 	if (rc == 0)
