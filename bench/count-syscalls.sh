@@ -3,10 +3,12 @@
 # makes more than it may: the fast path exactly one (execveat); the
 # fallback through /proc, execveat's refusal plus fstat, statfs, stat,
 # fcntl and execve, plus a pread of two bytes when the fd is close-on-exec
-# (a script would be refused); one less once ENOSYS is known. A
-# close-on-exec script, refused with ENOENT: the same calls up to the
-# pread, then an fcntl (does the fd write the file? then execve answers
-# ETXTBSY) and faccessat2 (may the caller execute it?) instead of execve.
+# (a script would be refused); one more the first time an EPERM is met
+# (the probe that proves it the policy's), and one less once the refusal
+# is remembered (execveat is not asked). A close-on-exec script, refused
+# with ENOENT: the same calls up to the pread, then an fcntl (does the fd
+# write the file? then execve answers ETXTBSY) and faccessat2 (may the
+# caller execute it?) instead of execve.
 #
 #   count-syscalls.sh FEXECVE-ONCE PROGRAM
 #
@@ -70,10 +72,13 @@ count enosys-first cloexec 7 "$proc_exec"
 count enosys-first inherited 6 "$proc_exec"
 count enosys-later cloexec 6 "$proc_exec"
 count enosys-later inherited 5 "$proc_exec"
-count eperm cloexec 7 "$proc_exec"
-count eperm inherited 6 "$proc_exec"
+count eperm-first cloexec 8 "$proc_exec"
+count eperm-first inherited 7 "$proc_exec"
+count eperm-later cloexec 6 "$proc_exec"
+count eperm-later inherited 5 "$proc_exec"
 count fast cloexec-script 1 'execveat('
 count enosys-first cloexec-script 8 'faccessat2('
 count enosys-later cloexec-script 7 'faccessat2('
-count eperm cloexec-script 8 'faccessat2('
+count eperm-first cloexec-script 9 'faccessat2('
+count eperm-later cloexec-script 7 'faccessat2('
 exit "$failed"

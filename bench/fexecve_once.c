@@ -7,9 +7,10 @@
  *
  * MODE: fast (execveat allowed); enosys-first (execveat refused with
  * ENOSYS, the first call, which learns it); enosys-later (the same after
- * a vfork child has made the first call: the cache lives in the library's
- * memory, which the child shares); eperm (refused with EPERM, which is
- * never cached, since a policy may refuse only some callers).
+ * a vfork child has made the first call: the memory lives in the
+ * library's, which the child shares); eperm-first and eperm-later (the
+ * same refused with EPERM, which the first call proves to be the
+ * policy's with a probe before it is remembered).
  *
  * The program's fd is close-on-exec, as most programs open their files,
  * unless "inherited" is given: the fallback asks a close-on-exec fd one
@@ -38,7 +39,7 @@
 static char *child_argv[] = { "exit-at-once", NULL };
 static char *child_envp[] = { NULL };
 
-static int learn_enosys_in_vfork_child(int fd)
+static int learn_refusal_in_vfork_child(int fd)
 {
 	int status;
 	pid_t pid = vfork();
@@ -57,7 +58,8 @@ static int set_up(const char *mode, int fd)
 
 	if (strcmp(mode, "fast") == 0)
 		return 1;
-	if (strcmp(mode, "eperm") == 0)
+	if (strcmp(mode, "eperm-first") == 0 ||
+	    strcmp(mode, "eperm-later") == 0)
 		err = block_execveat(EPERM);
 	else if (strcmp(mode, "enosys-first") == 0 ||
 		 strcmp(mode, "enosys-later") == 0)
@@ -68,8 +70,8 @@ static int set_up(const char *mode, int fd)
 		fprintf(stderr, "seccomp: %s\n", strerror(err));
 		return 0;
 	}
-	return strcmp(mode, "enosys-later") != 0 ||
-	       learn_enosys_in_vfork_child(fd);
+	return strstr(mode, "-later") == NULL ||
+	       learn_refusal_in_vfork_child(fd);
 }
 
 /* The script's fd, or -1 for the program's; exits on a bad command line. */

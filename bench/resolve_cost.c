@@ -14,9 +14,9 @@
  *
  * The fallback is the library's public openat2 in a process whose seccomp
  * filter refuses openat2 (refused_openat2.h): what a caller pays for each
- * call where the fallback runs, the probe that confirms the refusal
- * included. Calling the resolver itself would leave the probe out, and
- * the probe is part of every call's price once a refusal has been seen.
+ * call where the fallback runs. The first call meets the refusal and the
+ * probe that confirms it, and the library remembers it, so every later
+ * call, the one measured, is the walk alone.
  * The kernel's side passes through the same filter, and so does every
  * call of the naive walk, which is asked the same way: the refused system
  * call first.
@@ -168,8 +168,8 @@ static int once(bool kernel_there)
 	struct open_how how = { O_RDONLY | O_CLOEXEC, 0, RESOLVE_BENEATH };
 	int fd, rc;
 
-	/* The first call meets the refusal itself; every later one asks the
-	 * probe first. Measured: the later ones. */
+	/* The first call meets the refusal itself, and its probe; every
+	 * later one goes to the walk. Measured: the later ones. */
 	fd = openat2(root, "f", &how, sizeof how);
 	if (fd < 0) {
 		perror("resolve-cost: the first openat2");

@@ -4,24 +4,28 @@
  * real IDs (the kernel's access_override_creds): for real UID 0 with the
  * permitted capabilities, for any other with none; under
  * SECBIT_NO_SETUID_FIXUP with the effective capabilities, whatever the
- * UID.
+ * UID. The old call looks its path up with those same credentials.
  *
- * Where the old call asks the caller's question (no flags; AT_EACCESS
- * where the effective and real IDs are the same), it is asked as it is.
- * Otherwise a child that shares this process's memory (and has copies of
- * its descriptors and working directory) takes the question's IDs and
- * capabilities with raw system calls and asks it there: the caller's own
- * credentials never change. The child walks the path with those IDs too,
- * as the kernel does, so a directory only they can search answers as it
- * would.
- *
- * AT_SYMLINK_NOFOLLOW: the old call follows a last symlink, so the path
- * is looked at first (fstatat, without following); a symlink's own
- * answer is the kernel's for its mode 0777: 0 for every mode, but W_OK
- * on a read-only mount, EROFS. AT_EMPTY_PATH with "": the fd's file,
- * asked through a proven /proc/self/fd name; without one (and for the
- * working directory, AT_FDCWD) the question cannot be asked, and the
- * answer is faccessat2's refusal.
+ * Who asks:
+ * - Where the old call asks the caller's question and the lookups the
+ *   flags need (fstatat) look with the question's credentials too, this
+ *   process asks it (access_lookup.c).
+ * - AT_EACCESS with other real IDs: a child that shares this process's
+ *   memory (and has copies of its descriptors and working directory)
+ *   takes the question's IDs as its real ones, and the capabilities the
+ *   question uses, with raw system calls, and asks there. Its effective
+ *   and filesystem IDs stay the caller's, which under AT_EACCESS are the
+ *   question's: so its lookups are the question's, and the kernel never
+ *   changes the dumpability of the memory it shares (commit_creds does
+ *   that for a new effective or filesystem ID, or a capability the
+ *   permitted set lacked, and for nothing else). Its saved IDs are chosen
+ *   so that it is traceable by exactly those who can trace the caller.
+ * - The real IDs' question (no AT_EACCESS) under AT_SYMLINK_NOFOLLOW,
+ *   where this process's lookups use other IDs: the old call is this
+ *   process's own, and the lookup is made as widely as this process
+ *   can (access_lookup.c), by a child that raises its effective
+ *   capabilities to its permitted ones where they differ.
+ * Neither child's credentials reach the caller's, which never change.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -29,19 +33,12 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <sys/statvfs.h>
 #include <sys/wait.h>
 
 #include "access_fallback.h"
+#include "access_lookup.h"
 #include "null_check.h"
-#include "proc_fallback.h"
 #include "sys.h"
-
-#ifndef AT_SYMLINK_NOFOLLOW
-#define AT_SYMLINK_NOFOLLOW 0x100
-#endif
-
-#define LOOKUP_FLAGS (AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH)
 
 /*
  * The capabilities that change an access check (CAP_DAC_OVERRIDE,
@@ -74,207 +71,289 @@ static bool old_call_keeps_caps(uid_t uid, long securebits)
 	return uid == 0 || (securebits & SECBIT_NO_SETUID_FIXUP_FLAG);
 }
 
-/*
- * This process's credentials, as three askers: the question's (the
- * filesystem IDs and effective capabilities under AT_EACCESS, else those
- * the old call uses), the old call's, and that of a lookup (fstatat)
- * made here. 0, or -1 with errno.
- */
-static int read_askers(bool eaccess, struct asker *question,
-		       struct asker *old_call, struct asker *lookup,
-		       long *securebits)
-{
+/* This process's credentials, as the kernel holds them. */
+struct creds {
 	uid_t ruid, euid, suid;
 	gid_t rgid, egid, sgid;
 	struct sys_cap_data caps[2];
-
-	if (sys_getresuid(&ruid, &euid, &suid) < 0 ||
-	    sys_getresgid(&rgid, &egid, &sgid) < 0 || sys_capget(caps) < 0)
-		return -1;
-	*securebits = sys_securebits();
-	if (*securebits < 0)
-		*securebits = 0;
-	*lookup = (struct asker){ sys_fsuid(), sys_fsgid(),
-				  { caps[0].effective, caps[1].effective } };
-	*old_call = (struct asker){ ruid, rgid, { 0, 0 } };
-	if (*securebits & SECBIT_NO_SETUID_FIXUP_FLAG) {
-		old_call->caps[0] = caps[0].effective;
-		old_call->caps[1] = caps[1].effective;
-	} else if (ruid == 0) {
-		old_call->caps[0] = caps[0].permitted;
-		old_call->caps[1] = caps[1].permitted;
-	}
-	*question = eaccess ? *lookup : *old_call;
-	return 0;
-}
-
-/* A symlink's own answer: its mode is 0777, so only a read-only mount
- * refuses (W_OK, EROFS). */
-static int symlink_answer(int dirfd, const char *path, int mode)
-{
-	struct statfs sfs;
-	int fd = dirfd, rc, err;
-
-	if (!(mode & W_OK))
-		return 0;
-	if (path[0] != '\0') {
-		fd = sys_openat(dirfd, path, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
-		if (fd < 0)
-			return -1;
-	}
-	rc = sys_fstatfs(fd, &sfs);
-	err = errno;
-	if (fd != dirfd)
-		sys_close(fd);
-	errno = err;
-	if (rc < 0)
-		return -1;
-	if (sfs.f_flags & ST_RDONLY) {
-		errno = EROFS;
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * The old call's answer to the question, asked by a process whose lookups
- * and old call both use the question's credentials; flags without
- * AT_EACCESS.
- */
-static int ask_old_call(int dirfd, const char *path, int mode, int flags,
-			int refusal)
-{
-	struct proc_fd_name name;
-	struct stat st;
-
-	if (!(flags & LOOKUP_FLAGS))
-		return sys_faccessat(dirfd, path, mode);
-	/* The kernel's lookup errors, from the same walk. */
-	if (sys_fstatat(dirfd, path, &st, flags & LOOKUP_FLAGS) < 0)
-		return -1;
-	/* The kernel has read path: its first byte is readable. */
-	if (S_ISLNK(st.st_mode))
-		return symlink_answer(dirfd, path, mode);
-	/* Not a symlink: following it changes nothing. A race that puts a
-	 * symlink there can only move the answer to the link's target, on
-	 * a mount the racer can write to, where the link's own is 0. */
-	if (path[0] != '\0')
-		return sys_faccessat(dirfd, path, mode);
-	if (dirfd >= 0 &&
-	    libexecveat_proc_fd_find(dirfd, &name) == PROC_FD_SAME_FILE)
-		return sys_faccessat(AT_FDCWD, name.path, mode);
-	errno = refusal;
-	return -1;
-}
-
-struct child_question {
-	int dirfd;
-	const char *path;
-	int mode;
-	int flags;
-	int refusal;
-	struct asker asker;
 	long securebits;
-	int answer; /* the child's, where memory is shared; else NOT_SET */
+	struct asker lookup;   /* a lookup's (fstatat's) */
+	struct asker old_call; /* the old faccessat's */
 };
 
-#define NOT_SET (-1)
-
-/* The child's exit status where it could not take the IDs; every other
- * is the answer: 0, or the errno (all below 255). */
-#define NOT_ASKED 255
-
-/*
- * The child: the question's IDs as real and effective (the saved ones
- * stay), and capabilities that make the old call's check and the
- * lookups' the question's, then the question. Its signals are all
- * blocked (it runs on memory the parent will use again). The answer is
- * written to the shared memory, where no wait of another thread's can
- * take it, and is the exit status too, for where the child's memory is a
- * copy (valgrind runs a vfork as a fork). The errno it sets is the
- * parent's thread's, which the parent sets again.
- */
-static int ask_as_child(void *arg)
+/* 0, or -1 with errno. */
+static int read_creds(struct creds *c)
 {
-	struct child_question *q = arg;
-	struct sys_cap_data caps[2];
-	bool kept = old_call_keeps_caps(q->asker.uid, q->securebits);
-	int answer;
-
-	if (sys_setregid_keep_saved(q->asker.gid, q->asker.gid) < 0 ||
-	    sys_setreuid_keep_saved(q->asker.uid, q->asker.uid) < 0 ||
-	    sys_capget(caps) < 0)
-		return NOT_ASKED;
-	for (int i = 0; i < 2; i++)
-		caps[i].effective = caps[i].permitted =
-			kept ? q->asker.caps[i] : 0;
-	if (sys_capset(caps) < 0)
-		return NOT_ASKED;
-	answer = ask_old_call(q->dirfd, q->path, q->mode, q->flags,
-			      q->refusal) == 0 ? 0 :
-		 errno > 0 && errno < NOT_ASKED ? errno : NOT_ASKED;
-	__atomic_store_n(&q->answer, answer, __ATOMIC_RELEASE);
-	return answer;
+	if (sys_getresuid(&c->ruid, &c->euid, &c->suid) < 0 ||
+	    sys_getresgid(&c->rgid, &c->egid, &c->sgid) < 0 ||
+	    sys_capget(c->caps) < 0)
+		return -1;
+	c->securebits = sys_securebits();
+	if (c->securebits < 0)
+		c->securebits = 0;
+	c->lookup = (struct asker){ sys_fsuid(), sys_fsgid(),
+				    { c->caps[0].effective,
+				      c->caps[1].effective } };
+	c->old_call = (struct asker){ c->ruid, c->rgid, { 0, 0 } };
+	if (c->securebits & SECBIT_NO_SETUID_FIXUP_FLAG) {
+		c->old_call.caps[0] = c->caps[0].effective;
+		c->old_call.caps[1] = c->caps[1].effective;
+	} else if (c->ruid == 0) {
+		c->old_call.caps[0] = c->caps[0].permitted;
+		c->old_call.caps[1] = c->caps[1].permitted;
+	}
+	return 0;
 }
 
 /*
- * Asks in a child made with clone: CLONE_VM and CLONE_VFORK, so no memory
+ * The saved ID that keeps a child of real ID real and effective ID
+ * effective as hard to trace as the caller (of IDs caller_real,
+ * effective, caller_saved): ptrace, /proc/PID/mem and the like need a
+ * tracer whose ID is all three of a process's (or CAP_SYS_PTRACE). Where
+ * the child's real and effective IDs are the same, its saved one is one
+ * of the caller's that differs from them, if the caller has such a one;
+ * setresuid takes any of the caller's three.
+ */
+static long untraceable_saved(long real, long effective, long caller_real,
+			      long caller_saved)
+{
+	if (real != effective || caller_saved != effective)
+		return SYS_ID_UNCHANGED;
+	return caller_real != effective ? caller_real : SYS_ID_UNCHANGED;
+}
+
+/*
+ * A child's work, made with clone: CLONE_VM and CLONE_VFORK, so no memory
  * is copied and this thread waits until it has exited; its descriptors
  * and working directory are copies of this process's. No exit signal: no
  * SIGCHLD reaches the caller's handler, and a wait for any child
  * elsewhere without __WALL cannot reap it; one with __WALL can, and the
  * answer is in the shared memory all the same. Every signal is blocked
  * in between, so no handler runs in the child.
- *
- * Dumpability belongs to the memory, which the child shares: its change
- * of IDs makes it fs.suid_dumpable's (the kernel's commit_creds; 0 by
- * default) for the caller too. That keeps the child untraceable by a
- * process of its new IDs; the caller's is set back once the child is
- * gone, and meanwhile the caller is not dumpable either.
  */
-static int ask_in_child(struct child_question *q)
+struct child_work {
+	int (*work)(void *);
+	void *arg;
+	int answer; /* the child's, where memory is shared; else NOT_SET */
+};
+
+#define NOT_SET (-1)
+
+/* A child's answer where it could not do its work; every other is below
+ * it, and fits an exit status. */
+#define NOT_DONE 255
+
+/* An answer (0, -1 with errno, ACCESS_CANNOT_ASK) as a child's number:
+ * 0, the errno (all below 255), or NOT_DONE. */
+static int answer_code(int rc)
 {
-	/* The child's stack, on the caller's, which may be a small thread's
-	 * or a signal stack: the child's deepest calls take about 1 KiB
-	 * (x86_64), a few system calls' frames. */
-	_Alignas(16) char stack[4096];
+	if (rc == 0)
+		return 0;
+	if (rc < 0 && errno > 0 && errno < NOT_DONE)
+		return errno;
+	return NOT_DONE;
+}
+
+static int answer_of_code(int code)
+{
+	if (code == 0)
+		return 0;
+	if (code == NOT_DONE)
+		return ACCESS_CANNOT_ASK;
+	errno = code;
+	return -1;
+}
+
+/* What a lookup found, as a child's number: its errno, or past every
+ * errno a symlink on a read-only mount, a symlink, or another file. */
+enum { FOUND_OTHER = 250, FOUND_SYMLINK, FOUND_READONLY_SYMLINK };
+_Static_assert(FOUND_READONLY_SYMLINK < NOT_DONE, "found codes fit");
+
+static int found_code(const struct access_found *found)
+{
+	if (found->err != 0)
+		return found->err < FOUND_OTHER ? found->err : EIO;
+	if (!S_ISLNK(found->type))
+		return FOUND_OTHER;
+	return found->readonly ? FOUND_READONLY_SYMLINK : FOUND_SYMLINK;
+}
+
+/* A child's found: what it says replaces *found; NOT_DONE leaves it. The
+ * type of another file is not carried: only a symlink's matters past an
+ * empty path, which the child is never asked about. */
+static void found_of_code(int code, struct access_found *found)
+{
+	if (code == NOT_DONE)
+		return;
+	*found = (struct access_found){ code < FOUND_OTHER ? code : 0,
+					code == FOUND_SYMLINK ||
+							code == FOUND_READONLY_SYMLINK ?
+						S_IFLNK : S_IFREG,
+					code == FOUND_READONLY_SYMLINK };
+}
+
+/*
+ * The work's answer (a number below NOT_DONE) is written to the shared
+ * memory, where no wait of another thread's can take it, and is the exit
+ * status too, for where the child's memory is a copy (valgrind runs a
+ * vfork as a fork). The errno the child sets is the parent's thread's,
+ * which the parent sets again.
+ */
+static int child_main(void *arg)
+{
+	struct child_work *c = arg;
+	int answer = c->work(c->arg);
+
+	__atomic_store_n(&c->answer, answer, __ATOMIC_RELEASE);
+	return answer;
+}
+
+/*
+ * work(arg) in a child, on stack: its answer, or NOT_DONE where no child
+ * could be made or it did not exit. The child's stack is the caller's,
+ * which may be a small thread's or a signal stack: the child's deepest
+ * calls take about 1 KiB (x86_64), a few system calls' frames.
+ */
+static int in_child(int (*work)(void *), void *arg, char *stack,
+		    size_t size)
+{
+	struct child_work c = { work, arg, NOT_SET };
 	uint64_t all = ~(uint64_t)0, old;
-	long pid, dumpable = sys_dumpable();
-	int status = NOT_ASKED << 8, answer;
+	int status = NOT_DONE << 8, answer;
+	long pid;
 
 	if (sys_sigprocmask(SIG_SETMASK, &all, &old) < 0)
-		return -1;
-	pid = clone(ask_as_child, stack + sizeof(stack),
-		    CLONE_VM | CLONE_VFORK, q);
+		return NOT_DONE;
+	pid = clone(child_main, stack + size, CLONE_VM | CLONE_VFORK, &c);
 	/* CLONE_VFORK: the child has exited; it is reaped here, unless
 	 * another thread's wait with __WALL took it first. */
 	if (pid > 0 && (sys_wait_clone(pid, &status) != pid ||
 			!WIFEXITED(status)))
-		status = NOT_ASKED << 8;
-	/* 2 (SUID_DUMP_ROOT) cannot be set by prctl; the child's change
-	 * leaves it 2 while fs.suid_dumpable is 2, as it was when set. */
-	if ((dumpable == 0 || dumpable == 1) && sys_dumpable() != dumpable)
-		sys_set_dumpable(dumpable);
+		status = NOT_DONE << 8;
 	sys_sigprocmask(SIG_SETMASK, &old, NULL);
-	answer = __atomic_load_n(&q->answer, __ATOMIC_ACQUIRE);
+	answer = __atomic_load_n(&c.answer, __ATOMIC_ACQUIRE);
 	if (answer == NOT_SET)
-		answer = pid > 0 ? WEXITSTATUS(status) : NOT_ASKED;
-	if (answer == 0)
-		return 0;
-	errno = answer != NOT_ASKED ? answer : q->refusal;
-	return -1;
+		answer = pid > 0 ? WEXITSTATUS(status) : NOT_DONE;
+	return answer;
+}
+
+/* The question asked with other real IDs (AT_EACCESS). */
+struct other_ids {
+	int dirfd;
+	const char *path;
+	int mode;
+	int flags;
+	long uid, saved_uid, gid, saved_gid;
+	uint32_t caps[2];
+};
+
+/*
+ * The child: the question's IDs as its real ones, and capabilities that
+ * make the old call's check the question's (where the old call keeps
+ * none, the question has none that matter), then the question.
+ */
+static int ask_with_other_ids(void *arg)
+{
+	const struct other_ids *q = arg;
+	struct sys_cap_data caps[2];
+
+	if (sys_setresgid(q->gid, SYS_ID_UNCHANGED, q->saved_gid) < 0 ||
+	    sys_setresuid(q->uid, SYS_ID_UNCHANGED, q->saved_uid) < 0 ||
+	    sys_capget(caps) < 0)
+		return NOT_DONE;
+	for (int i = 0; i < 2; i++)
+		caps[i].effective = caps[i].permitted = q->caps[i];
+	if (sys_capset(caps) < 0)
+		return NOT_DONE;
+	return answer_code(libexecveat_access_ask(q->dirfd, q->path, q->mode,
+						  q->flags, true));
+}
+
+/* The child's stack, and after it the caller's scratch: see in_child. */
+#define CHILD_STACK_SIZE 4096
+_Static_assert(CHILD_STACK_SIZE >= ACCESS_SCRATCH_SIZE,
+	       "the child's stack is the scratch of ask_as_real");
+
+/* AT_EACCESS where the old call would ask with other IDs. */
+static int ask_as_effective(int dirfd, const char *path, int mode,
+			    int flags, const struct creds *c)
+{
+	_Alignas(16) char stack[CHILD_STACK_SIZE];
+	const struct asker *question = &c->lookup;
+	bool kept = old_call_keeps_caps(question->uid, c->securebits);
+	struct other_ids q = {
+		dirfd, path, mode, flags,
+		question->uid,
+		untraceable_saved(question->uid, c->euid, c->ruid, c->suid),
+		question->gid,
+		untraceable_saved(question->gid, c->egid, c->rgid, c->sgid),
+		{ kept ? question->caps[0] : 0, kept ? question->caps[1] : 0 },
+	};
+
+	/* The old call of a UID other than 0 drops every capability. */
+	if (!kept && (question->caps[0] & DAC_CAPS))
+		return ACCESS_CANNOT_ASK;
+	return answer_of_code(in_child(ask_with_other_ids, &q, stack,
+				       sizeof(stack)));
+}
+
+/* The lookup asked as widely as this process can. */
+struct wide_lookup {
+	int dirfd;
+	const char *path;
+	int mode;
+	int flags;
+};
+
+/* The child: every permitted capability effective, then the lookup. */
+static int look_up_widely(void *arg)
+{
+	const struct wide_lookup *l = arg;
+	struct sys_cap_data caps[2];
+	struct access_found found;
+
+	if (sys_capget(caps) < 0)
+		return NOT_DONE;
+	caps[0].effective = caps[0].permitted;
+	caps[1].effective = caps[1].permitted;
+	if (sys_capset(caps) < 0)
+		return NOT_DONE;
+	libexecveat_access_look_up(l->dirfd, l->path, l->mode, l->flags,
+				   &found);
+	return found_code(&found);
+}
+
+/*
+ * The real IDs' question, where a lookup here uses other IDs: what the
+ * lookup finds, asked by this process, or where its capabilities could
+ * see more, by a child that has them all effective; then the old call,
+ * this process's own.
+ */
+static int ask_as_real(int dirfd, const char *path, int mode, int flags,
+		       const struct creds *c, bool may_act)
+{
+	_Alignas(16) char scratch[CHILD_STACK_SIZE];
+	struct wide_lookup l = { dirfd, path, mode, flags };
+	struct access_found found;
+
+	libexecveat_access_look_up(dirfd, path, mode, flags, &found);
+	if (may_act && libexecveat_access_view_may_be_narrow(&found) &&
+	    (c->caps[0].permitted & DAC_CAPS & ~c->caps[0].effective))
+		found_of_code(in_child(look_up_widely, &l, scratch,
+				       sizeof(scratch)), &found);
+	return libexecveat_access_ask_found(dirfd, path, mode, flags, &found,
+					    scratch);
 }
 
 int libexecveat_access_without_faccessat2(int dirfd, const char *path,
-					  int mode, int flags, int refusal)
+					  int mode, int flags, bool may_act)
 {
-	struct asker question, old_call, lookup;
-	struct child_question q;
-	long securebits;
+	int lookup_flags = flags & ACCESS_LOOKUP_FLAGS;
+	struct creds c;
 
 	/* The kernel's checks, in its order: mode, flags, then the path. */
 	if (mode & ~(R_OK | W_OK | X_OK) ||
-	    flags & ~(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH)) {
+	    flags & ~(AT_EACCESS | ACCESS_LOOKUP_FLAGS)) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -282,25 +361,17 @@ int libexecveat_access_without_faccessat2(int dirfd, const char *path,
 		errno = EFAULT;
 		return -1;
 	}
-	if (!(flags & (AT_EACCESS | LOOKUP_FLAGS)))
+	if (!(flags & (AT_EACCESS | ACCESS_LOOKUP_FLAGS)))
 		return sys_faccessat(dirfd, path, mode);
-	if (read_askers(flags & AT_EACCESS, &question, &old_call, &lookup,
-			&securebits) < 0) {
-		errno = refusal;
-		return -1;
-	}
-	if (same_asker(&question, &old_call) &&
-	    (!(flags & LOOKUP_FLAGS) || same_asker(&question, &lookup)))
-		return ask_old_call(dirfd, path, mode, flags & ~AT_EACCESS,
-				    refusal);
-	/* A child can ask only with capabilities the old call keeps: none
-	 * but root's. */
-	if (!old_call_keeps_caps(question.uid, securebits) &&
-	    (question.caps[0] & DAC_CAPS)) {
-		errno = refusal;
-		return -1;
-	}
-	q = (struct child_question){ dirfd, path, mode, flags & ~AT_EACCESS,
-				     refusal, question, securebits, NOT_SET };
-	return ask_in_child(&q);
+	if (read_creds(&c) < 0)
+		return ACCESS_CANNOT_ASK;
+	/* Under AT_EACCESS the question is the lookups' asker. */
+	if (same_asker(&c.old_call, &c.lookup))
+		return libexecveat_access_ask(dirfd, path, mode, lookup_flags,
+					      may_act);
+	if (!(flags & AT_EACCESS))
+		return ask_as_real(dirfd, path, mode, lookup_flags, &c,
+				   may_act);
+	return may_act ? ask_as_effective(dirfd, path, mode, lookup_flags, &c) :
+			 ACCESS_CANNOT_ASK;
 }

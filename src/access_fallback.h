@@ -2,15 +2,27 @@
  * faccessat's fallback, for where faccessat2 (Linux 5.8) is refused: the
  * old faccessat system call, which has no flags and checks the real IDs,
  * asked by this process where that is the question, or by a short-lived
- * child that holds the question's IDs where it is not.
+ * child that holds the question's IDs as its real ones where it is not.
  */
 #ifndef EXECVEAT_ACCESS_FALLBACK_H
 #define EXECVEAT_ACCESS_FALLBACK_H
 
+#include <stdbool.h>
+
+/* The answer where the question cannot be asked without faccessat2
+ * (access_fallback.c and access_lookup.c say where): faccessat2's own
+ * refusal is the answer there, never a guess. */
+#define ACCESS_CANNOT_ASK 1
+
 /* faccessat2(dirfd, path, mode, flags) as the kernel would answer it: 0,
- * or -1 with errno. Where it cannot be asked (access_fallback.c says
- * when), -1 with errno refusal, the errno faccessat2 was refused with. */
+ * -1 with errno, or ACCESS_CANNOT_ASK. Without may_act, a question that
+ * needs a child or an open of the file (access_fallback.c,
+ * access_empty_path.c) is ACCESS_CANNOT_ASK too. */
 int libexecveat_access_without_faccessat2(int dirfd, const char *path,
-					  int mode, int flags, int refusal);
+					  int mode, int flags, bool may_act);
+
+/* faccessat() itself (src/faccessat.c), by its name inside the library,
+ * which no preloaded or earlier faccessat can take the place of. */
+int libexecveat_faccessat(int dirfd, const char *path, int mode, int flags);
 
 #endif /* EXECVEAT_ACCESS_FALLBACK_H */

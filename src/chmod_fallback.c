@@ -21,7 +21,9 @@
  *    first found; changed by fchmod only if it is still the same file
  *    (st_dev, st_ino);
  * 5. anything else (a device, a FIFO, a socket: opening them has effects)
- *    gets EOPNOTSUPP, as glibc answers without /proc.
+ *    gets EOPNOTSUPP, as glibc answers without /proc; but where /proc is
+ *    there and only the fds to prove it with are missing, EMFILE (or
+ *    ENFILE), the answer of the steps that open a file at the fd limit.
  *
  * Step 4 is the only one that opens a file for reading and closes it
  * again, and a close of any fd of a file that is not O_PATH drops every
@@ -42,6 +44,7 @@
 #include "execveat.h" /* O_EMPTYPATH (Linux 7.2) */
 #include "fd_held.h"
 #include "null_check.h"
+#include "proc_fallback.h"
 #include "proc_fd_dir.h"
 #include "same_file.h"
 #include "sys.h"
@@ -65,16 +68,24 @@
 #define REOPEN_FLAGS (O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | \
 		      O_CLOEXEC | O_LARGEFILE)
 
-/* Step 2: 1 (no proven directory), or fchmodat's own 0 or -1. */
-static int chmod_through_proc(int fd, const struct stat *st, mode_t mode)
+/*
+ * Step 2: 1 (no proven directory), or fchmodat's own 0 or -1. Where the
+ * directory is not proven for want of fds, *short_of says why (EMFILE,
+ * ENFILE): then that, not EOPNOTSUPP, is the answer where no other step
+ * can change the mode, as for the fds the other steps open.
+ */
+static int chmod_through_proc(int fd, const struct stat *st, mode_t mode,
+			      int *short_of)
 {
 	enum proc_fd_dir_verdict verdict;
 	char name[FD_NAME_SIZE];
 	int dir = libexecveat_proc_fd_dir_open(&verdict);
 	int rc = 1;
 
-	if (dir < 0)
+	if (dir < 0) {
+		*short_of = verdict == PROC_FD_DIR_NO_FD ? errno : 0;
 		return 1;
+	}
 	if (libexecveat_proc_fd_names(dir, fd, st)) {
 		libexecveat_fd_name(name, fd);
 		rc = sys_fchmodat(dir, name, (unsigned int)mode);
@@ -210,12 +221,47 @@ static int chmod_by_name(int dirfd, const char *path, const struct stat *st,
 	return rc;
 }
 
-/* Steps 1 to 5 for the file open (O_PATH) at fd, found by path ("": no
- * name to open it again by). */
-static int chmod_file(int fd, int dirfd, const char *path, mode_t mode)
+/* Steps 3 to 5, for the file open (O_PATH) at fd, of status *st, found
+ * by path ("": no name to open it again by). */
+static int chmod_without_proc(int fd, int dirfd, const char *path,
+			      const struct stat *st, mode_t mode,
+			      bool may_open)
+{
+	int rc;
+
+	if (!S_ISDIR(st->st_mode) && !S_ISREG(st->st_mode)) {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	if (S_ISDIR(st->st_mode)) {
+		/* The lookup of "." needs search permission, which a mode
+		 * such as 0644 takes from the directory's own owner. */
+		rc = sys_fchmodat(fd, ".", (unsigned int)mode);
+		if (rc == 0 || errno != EACCES)
+			return rc;
+	}
+	if (!may_open)
+		return CHMOD_WOULD_OPEN;
+	if (holds_open(st)) {
+		errno = EBUSY;
+		return -1;
+	}
+	rc = chmod_reopened_itself(fd, st, mode);
+	if (rc != 1)
+		return rc;
+	if (path[0] == '\0') {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	return chmod_by_name(dirfd, path, st, mode);
+}
+
+/* Steps 1 to 5 for the file open (O_PATH) at fd, found by path. */
+static int chmod_file(int fd, int dirfd, const char *path, mode_t mode,
+		      bool may_open)
 {
 	struct stat st;
-	int rc;
+	int rc, short_of = 0;
 
 	if (sys_fstat(fd, &st) != 0)
 		return -1;
@@ -223,46 +269,49 @@ static int chmod_file(int fd, int dirfd, const char *path, mode_t mode)
 		errno = EOPNOTSUPP;
 		return -1;
 	}
-	rc = chmod_through_proc(fd, &st, mode);
+	rc = chmod_through_proc(fd, &st, mode, &short_of);
 	if (rc != 1)
 		return rc;
-	if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
-		errno = EOPNOTSUPP;
-		return -1;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		/* The lookup of "." needs search permission, which a mode
-		 * such as 0644 takes from the directory's own owner. */
-		rc = sys_fchmodat(fd, ".", (unsigned int)mode);
-		if (rc == 0 || errno != EACCES)
-			return rc;
-	}
-	if (holds_open(&st)) {
-		errno = EBUSY;
-		return -1;
-	}
-	rc = chmod_reopened_itself(fd, &st, mode);
-	if (rc != 1)
-		return rc;
-	if (path[0] == '\0') {
-		errno = EOPNOTSUPP;
-		return -1;
-	}
-	return chmod_by_name(dirfd, path, &st, mode);
+	rc = chmod_without_proc(fd, dirfd, path, &st, mode, may_open);
+	/* No way here, but /proc's, had fds been free. */
+	if (rc < 0 && errno == EOPNOTSUPP && short_of != 0)
+		errno = short_of;
+	return rc;
 }
 
 /* A lookup's O_PATH fd given to chmod_file, then closed; errno kept. */
-static int chmod_looked_up(int fd, int dirfd, const char *path, mode_t mode)
+static int chmod_looked_up(int fd, int dirfd, const char *path, mode_t mode,
+			   bool may_open)
 {
 	int rc, err;
 
 	if (fd < 0)
 		return -1;
-	rc = chmod_file(fd, dirfd, path, mode);
+	rc = chmod_file(fd, dirfd, path, mode, may_open);
 	err = errno;
 	sys_close(fd);
 	errno = err;
 	return rc;
+}
+
+/*
+ * The working directory (AT_FDCWD with ""), which the kernel changes with
+ * no lookup at all: through its proven /proc name (/proc/thread-self/cwd),
+ * or else as the directory that "." names, whose lookup needs a search
+ * permission on it that the kernel's change does not; where that is
+ * refused, no way is left (EOPNOTSUPP), not the lookup's EACCES.
+ */
+static int chmod_cwd(mode_t mode, bool may_open)
+{
+	struct proc_fd_name name;
+	int fd;
+
+	if (libexecveat_proc_cwd_find(&name) == PROC_FD_SAME_FILE)
+		return sys_fchmodat(AT_FDCWD, name.path, (unsigned int)mode);
+	fd = sys_openat(AT_FDCWD, ".", LOOKUP_FLAGS, 0);
+	if (fd < 0 && errno == EACCES)
+		errno = EOPNOTSUPP;
+	return chmod_looked_up(fd, AT_FDCWD, "", mode, may_open);
 }
 
 /*
@@ -271,13 +320,12 @@ static int chmod_looked_up(int fd, int dirfd, const char *path, mode_t mode)
  * one (EBADF there) takes the steps above, with no name to be opened
  * again by.
  */
-static int chmod_fd_itself(int fd, mode_t mode)
+static int chmod_fd_itself(int fd, mode_t mode, bool may_open)
 {
 	struct stat st;
 
 	if (fd == AT_FDCWD)
-		return chmod_looked_up(sys_openat(AT_FDCWD, ".", LOOKUP_FLAGS,
-						  0), fd, "", mode);
+		return chmod_cwd(mode, may_open);
 	if (sys_fstat(fd, &st) != 0)
 		return -1;
 	if (!S_ISLNK(st.st_mode)) {
@@ -286,7 +334,8 @@ static int chmod_fd_itself(int fd, mode_t mode)
 		if (rc == 0 || errno != EBADF)
 			return rc;
 	}
-	return chmod_file(fd, fd, "", mode); /* the caller's fd stays open */
+	/* The caller's fd stays open. */
+	return chmod_file(fd, fd, "", mode, may_open);
 }
 
 /*
@@ -295,7 +344,7 @@ static int chmod_fd_itself(int fd, mode_t mode)
  * SIGSEGV in the library.
  */
 int libexecveat_chmod_without_fchmodat2(int dirfd, const char *path,
-					mode_t mode, int flags)
+					mode_t mode, int flags, bool may_open)
 {
 	struct stat st;
 	int fd;
@@ -315,14 +364,14 @@ int libexecveat_chmod_without_fchmodat2(int dirfd, const char *path,
 			return -1;
 		return path[0] != '\0' ?
 		       sys_fchmodat(dirfd, path, (unsigned int)mode) :
-		       chmod_fd_itself(dirfd, mode);
+		       chmod_fd_itself(dirfd, mode, may_open);
 	}
 	fd = sys_openat(dirfd, path, LOOKUP_FLAGS, 0);
 	if (fd < 0) {
 		/* openat has no empty paths: "" is ENOENT, after the read. */
 		if (errno == ENOENT && (flags & AT_EMPTY_PATH) && path[0] == '\0')
-			return chmod_fd_itself(dirfd, mode);
+			return chmod_fd_itself(dirfd, mode, may_open);
 		return -1;
 	}
-	return chmod_looked_up(fd, dirfd, path, mode);
+	return chmod_looked_up(fd, dirfd, path, mode, may_open);
 }

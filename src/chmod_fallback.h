@@ -7,13 +7,21 @@
 #ifndef EXECVEAT_CHMOD_FALLBACK_H
 #define EXECVEAT_CHMOD_FALLBACK_H
 
+#include <stdbool.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
+/* The fallback's answer where it would open the file to change its mode
+ * (step 4 of chmod_fallback.c) and may not. */
+#define CHMOD_WOULD_OPEN 1
+
 /* fchmodat2(dirfd, path, mode, flags) as the kernel would answer it, as
- * far as this can: 0, or -1 with errno (chmod_fallback.c says when). */
+ * far as this can: 0, or -1 with errno (chmod_fallback.c says when); or
+ * without may_open, CHMOD_WOULD_OPEN where only an open of the file is
+ * left to try. */
 int libexecveat_chmod_without_fchmodat2(int dirfd, const char *path,
-					mode_t mode, int flags);
+					mode_t mode, int flags,
+					bool may_open);
 
 /*
  * The step without /proc, for the tests to call as it is: opens parent's

@@ -9,9 +9,10 @@
  * The kernel checks exec permission before it reads the file, so a script
  * the caller may not execute gets EACCES, not ENOENT. A file nobody may
  * execute is left to execve, which says EACCES as execveat would. For a
- * script that someone may execute, the kernel is asked whether the caller
- * may (faccessat2, Linux 5.8+): it weighs what the mode bits cannot show,
- * the effective IDs, a noexec mount, security modules.
+ * script that someone may execute, the library's faccessat asks whether
+ * the caller may (faccessat2, Linux 5.8+, and where that is refused the
+ * old faccessat of the proven /proc name): it weighs what the mode bits
+ * cannot show, the effective IDs, a noexec mount, security modules.
  *
  * execveat refuses every close-on-exec fd that binfmt_misc would hand to
  * an interpreter (qemu-user and the like) with ENOENT too. That is not
@@ -25,6 +26,7 @@
 #include <stdbool.h>
 #include <sys/stat.h>
 
+#include "access_fallback.h"
 #include "cloexec_script.h"
 #include "fd_held.h"
 #include "sys.h"
@@ -103,16 +105,17 @@ static int read_as_script(int fd, const char *proven_name)
 /*
  * What execveat would say of a close-on-exec script: EACCES (or the
  * kernel's other refusal) where the caller may not execute it, else
- * ENOENT. Where faccessat2 itself is refused (ENOSYS: before 5.8, or a
- * seccomp policy that does not know it; EPERM: a policy; EINVAL: an
- * implementation that does not take these flags), the mode bits have
- * spoken already: someone may execute it, and ENOENT it is.
+ * ENOENT. Where it cannot be asked (faccessat2 refused, ENOSYS or EPERM,
+ * and its fallback cannot ask either; EINVAL: an implementation that
+ * does not take these flags), the mode bits have spoken already: someone
+ * may execute it, and ENOENT it is.
  */
 static int script_refusal(int fd)
 {
 	int err;
 
-	if (sys_faccessat2_exec(fd) == 0)
+	if (libexecveat_faccessat(fd, "", X_OK, AT_EACCESS | AT_EMPTY_PATH) ==
+	    0)
 		return ENOENT;
 	err = errno;
 	if (err == ENOSYS || err == EPERM || err == EINVAL)

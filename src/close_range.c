@@ -67,15 +67,33 @@ static bool kernel_could_answer(int err, unsigned int first,
 	return false;
 }
 
+/* A refusal of close_range, once proven (call_refused.h): ENOSYS or
+ * EPERM. An EINVAL for arguments Linux accepts is refused (gVisor's), but
+ * not remembered: Linux 5.9 and 5.10 answer it for CLOSE_RANGE_CLOEXEC
+ * alone, and take every other call. */
+static atomic_int close_range_refused;
+
 static int close_range_policy(unsigned int first, unsigned int last,
 			      unsigned int flags)
 {
 	int saved_errno = errno, rc;
 
+	/* The fallback does what the call does; only where it cannot take
+	 * a table of its own (CLOSE_RANGE_UNSHARE) is the call asked. */
+	if (refusal_remembered(&close_range_refused)) {
+		rc = close_range_without_syscall(first, last, flags, 0);
+		if (rc == 0 || errno == EINVAL) {
+			if (rc == 0)
+				errno = saved_errno;
+			return rc;
+		}
+	}
 	if (sys_close_range(first, last, flags) == 0)
 		return 0;
 	if (kernel_could_answer(errno, first, last, flags))
 		return -1;
+	if (errno_may_be_refusal(errno))
+		remember_refusal(&close_range_refused);
 	rc = close_range_without_syscall(first, last, flags, errno);
 	/* The closes' EBADFs are nobody's business: errno as it was. */
 	if (rc == 0)

@@ -37,23 +37,63 @@ static bool faccessat2_call_refused(void)
 	return refused;
 }
 
+/* A refusal of faccessat2, once proven (call_refused.h). */
+static atomic_int faccessat2_refused;
+
+/* The fallback's answers that faccessat2 does not give: where it cannot
+ * ask (or, where the refusal is only remembered, would need a child or
+ * an open), and the fds it holds. Where the refusal is only remembered,
+ * faccessat2 is asked then. */
+static bool fallback_may_differ(int rc)
+{
+	return rc == ACCESS_CANNOT_ASK ||
+	       (rc < 0 && (errno == EMFILE || errno == ENFILE));
+}
+
+/* The fallback's 0 or -1 as faccessat's: errno as it was on success. */
+static int answered(int rc, int saved_errno)
+{
+	if (rc != 0)
+		return -1;
+	errno = saved_errno;
+	return 0;
+}
+
 __typeof__(faccessat) libexecveat_faccessat;
 
 EXECVEAT_EXPORT int libexecveat_faccessat(int dirfd, const char *path,
 					  int mode, int flags)
 {
-	int saved_errno = errno;
+	int saved_errno = errno, rc = ACCESS_CANNOT_ASK, err = 0;
 
-	if (sys_faccessat2(dirfd, path, mode, flags) == 0)
+	if (refusal_remembered(&faccessat2_refused)) {
+		rc = libexecveat_access_without_faccessat2(dirfd, path, mode,
+							   flags, false);
+		if (!fallback_may_differ(rc))
+			return answered(rc, saved_errno);
+		err = errno;
+	}
+	if (sys_faccessat2(dirfd, path, mode, flags) == 0) {
+		errno = saved_errno;
 		return 0;
+	}
 	if (!errno_may_be_refusal(errno) ||
 	    (errno == EPERM && !faccessat2_call_refused()))
 		return -1;
-	if (libexecveat_access_without_faccessat2(dirfd, path, mode, flags,
-						  errno) < 0)
+	remember_refusal(&faccessat2_refused);
+	if (rc != ACCESS_CANNOT_ASK) {
+		errno = err; /* the fallback's fds (EMFILE, ENFILE) */
 		return -1;
-	errno = saved_errno;
-	return 0;
+	}
+	err = errno;
+	rc = libexecveat_access_without_faccessat2(dirfd, path, mode, flags,
+						   true);
+	/* Where it cannot be asked, the refusal is the answer. */
+	if (rc == ACCESS_CANNOT_ASK) {
+		errno = err;
+		return -1;
+	}
+	return answered(rc, saved_errno);
 }
 
 /* What -lexecveat binds to. */

@@ -32,17 +32,48 @@ static bool fchmodat2_call_refused(void)
 	return refused;
 }
 
+/* A refusal of fchmodat2, once proven (call_refused.h). */
+static atomic_int fchmodat2_refused;
+
+/*
+ * The fallback's answers that fchmodat2 does not give (fchmodat(3)):
+ * EOPNOTSUPP where there is no way to change the mode, EBUSY and EAGAIN
+ * where it would not open the file, EMFILE and ENFILE for its fds.
+ * Where the refusal is only remembered, fchmodat2 is asked then, and
+ * where the fallback would open the file (CHMOD_WOULD_OPEN), first.
+ */
+static bool fallback_may_differ(int err)
+{
+	return err == EOPNOTSUPP || err == EBUSY || err == EAGAIN ||
+	       err == EMFILE || err == ENFILE;
+}
+
 static int fchmodat_policy(int dirfd, const char *path, mode_t mode,
 			   int flags)
 {
+	int rc, fallback_errno = 0;
+
 	if (flags == 0)
 		return sys_fchmodat(dirfd, path, (unsigned int)mode);
+	if (refusal_remembered(&fchmodat2_refused)) {
+		rc = libexecveat_chmod_without_fchmodat2(dirfd, path, mode,
+							 flags, false);
+		if (rc == 0 || (rc < 0 && !fallback_may_differ(errno)))
+			return rc;
+		fallback_errno = rc < 0 ? errno : 0;
+	}
 	if (sys_fchmodat2(dirfd, path, (unsigned int)mode, flags) == 0)
 		return 0;
 	if (!errno_may_be_refusal(errno) ||
 	    (errno == EPERM && !fchmodat2_call_refused()))
 		return -1;
-	return libexecveat_chmod_without_fchmodat2(dirfd, path, mode, flags);
+	remember_refusal(&fchmodat2_refused);
+	if (fallback_errno != 0) {
+		errno = fallback_errno;
+		return -1;
+	}
+	return libexecveat_chmod_without_fchmodat2(dirfd, path, mode, flags,
+						   true);
 }
 
 __typeof__(fchmodat) libexecveat_fchmodat;

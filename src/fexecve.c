@@ -3,7 +3,6 @@
  * refused and /proc is proven to name the same file.
  */
 #include <errno.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 
 #include "call_refused.h"
@@ -14,20 +13,32 @@
 #include "proc_fallback.h"
 #include "sys.h"
 
-/* fexecve is async-signal-safe (POSIX), so the cache must be a lock-free
- * atomic, never a lock. */
-_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "atomic int must be lock-free");
+/*
+ * A refusal of execveat, once proven (call_refused.h): later calls try
+ * the verified /proc first. A call that finds /proc refused still asks
+ * execveat, whose answer is then the answer: the memory costs a thread
+ * without the refusal a system call, never an exec.
+ */
+static atomic_int execveat_refused;
 
 /*
- * Set once execveat has failed with ENOSYS, so that later calls try the
- * verified /proc first: a kernel does not gain system calls, and seccomp
- * filters are never removed. But filters belong to threads, and a vfork
- * child writes this flag into its parent's memory, so the flag may have
- * been learned under a filter that this thread does not have. A call that
- * finds /proc refused therefore still asks execveat: a stale flag costs a
- * system call, never an exec.
+ * Whether execveat itself is refused here (this thread, now), asked where
+ * an EPERM may be the file's own (a security module's): an empty path
+ * without AT_EMPTY_PATH, which a kernel that has the call answers ENOENT
+ * before it looks at anything, and which can run nothing. A kernel's
+ * ENOSYS needs no asking: no file answers execveat that way. Leaves
+ * errno as it was.
  */
-static atomic_int execveat_missing;
+static bool execveat_call_refused(void)
+{
+	static char *const none[] = { NULL };
+	int saved_errno = errno;
+	bool refused = sys_execveat(-1, "", none, none, 0) < 0 &&
+		       errno_may_be_refusal(errno);
+
+	errno = saved_errno;
+	return refused;
+}
 
 /*
  * Only a refusal of execveat itself (call_refused.h) makes /proc worth
@@ -87,7 +98,7 @@ EXECVEAT_EXPORT int libexecveat_fexecve(int fd, char *const argv[],
 		return -1;
 	}
 
-	if (atomic_load_explicit(&execveat_missing, memory_order_relaxed)) {
+	if (refusal_remembered(&execveat_refused)) {
 		if (exec_through_proc(fd, argv, envp) != PROC_REFUSED)
 			return -1;
 		proc_refused = true;
@@ -97,9 +108,9 @@ EXECVEAT_EXPORT int libexecveat_fexecve(int fd, char *const argv[],
 	execveat_errno = errno;
 	if (!fallback_allowed(execveat_errno))
 		return -1;
-	if (execveat_errno == ENOSYS)
-		atomic_store_explicit(&execveat_missing, 1,
-				      memory_order_relaxed);
+	if (!refusal_remembered(&execveat_refused) &&
+	    (execveat_errno == ENOSYS || execveat_call_refused()))
+		remember_refusal(&execveat_refused);
 	if (!proc_refused &&
 	    exec_through_proc(fd, argv, envp) != PROC_REFUSED)
 		return -1;

@@ -11,7 +11,6 @@
 #endif
 
 #include <errno.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -31,18 +30,7 @@ _Static_assert(sizeof(struct open_how) == 24 &&
 		       offsetof(struct open_how, resolve) == 16,
 	       "struct open_how must have the kernel's layout");
 
-/* openat2 runs in signal handlers and vfork children: a lock-free atomic,
- * never a lock. */
-_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "atomic int must be lock-free");
-
-/*
- * Set when the probe last found openat2 refused, so that the next call
- * asks the probe first instead of making a call that will be refused.
- * Filters belong to threads, and a vfork child writes this flag into its
- * parent's memory, so it may be stale: it only chooses which call comes
- * first, and the probe decides. A stale flag costs one system call, never
- * a different answer.
- */
+/* A refusal of openat2, once proven (call_refused.h). */
 static atomic_int openat2_refused;
 
 /*
@@ -57,9 +45,19 @@ static bool openat2_call_refused(void)
 	bool refused = sys_openat2(-1, NULL, NULL, 0) < 0 &&
 		       errno_may_be_refusal(errno);
 
-	atomic_store_explicit(&openat2_refused, refused, memory_order_relaxed);
 	errno = saved_errno;
 	return refused;
+}
+
+/*
+ * The fallback's answers that the kernel's openat2 may not give to the
+ * same question (openat2(3)): EMFILE and ENFILE for the fds its walk
+ * holds, EAGAIN for a rename it met or for RESOLVE_CACHED. Where the
+ * refusal is only remembered, openat2 is asked then.
+ */
+static bool fallback_may_differ(int err)
+{
+	return err == EMFILE || err == ENFILE || err == EAGAIN;
 }
 
 /*
@@ -108,20 +106,27 @@ __typeof__(openat2) libexecveat_openat2;
 EXECVEAT_EXPORT int libexecveat_openat2(int dirfd, const char *path,
 					const struct open_how *how, size_t size)
 {
-	int fd;
+	int fd, fallback_errno = 0;
 
-	if (atomic_load_explicit(&openat2_refused, memory_order_relaxed) &&
-	    openat2_call_refused())
-		return libexecveat_open_without_openat2(dirfd, path, how, size);
-
+	if (refusal_remembered(&openat2_refused)) {
+		fd = libexecveat_open_without_openat2(dirfd, path, how, size);
+		if (fd >= 0 || !fallback_may_differ(errno))
+			return fd;
+		fallback_errno = errno;
+	}
 	fd = sys_openat2(dirfd, path, how, size);
 	if (fd >= 0 || !errno_may_be_refusal(errno))
 		return fd;
 	/* ENOSYS or EPERM: the policy's, or the file's own (O_NOATIME on
 	 * another user's file, fanotify, a security module)? */
-	if (openat2_call_refused())
-		return libexecveat_open_without_openat2(dirfd, path, how, size);
-	return -1;
+	if (!openat2_call_refused())
+		return -1;
+	remember_refusal(&openat2_refused);
+	if (fallback_errno != 0) {
+		errno = fallback_errno;
+		return -1;
+	}
+	return libexecveat_open_without_openat2(dirfd, path, how, size);
 }
 
 /* What -lexecveat binds to. */

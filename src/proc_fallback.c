@@ -28,29 +28,33 @@
 #define THREAD_FD_DIR "/proc/thread-self/fd/"
 
 /*
- * Writes dir followed by the decimal digits of fd (>= 0). Byte by byte, not
+ * Writes text with its NUL; returns where the NUL is. Byte by byte, not
  * with strcpy: a lazily bound C library function would make a process's
  * first fallback pay for a symbol lookup.
  */
-static void format_fd_path(char *path, const char *dir, int fd)
+static char *copy_text(char *path, const char *text)
 {
-	while (*dir != '\0')
-		*path++ = *dir++;
-	libexecveat_fd_name(path, fd);
+	while (*text != '\0')
+		*path++ = *text++;
+	*path = '\0';
+	return path;
 }
 
-/* Judges dir's entry for fd as a name of the file by_fd describes; writes
- * it into path once dir is known to exist. */
-static enum proc_fd_verdict judge_fd_name(const char *dir, int fd,
-					  const struct stat *by_fd,
-					  char path[PROC_FD_PATH_SIZE])
+/* Writes dir followed by the decimal digits of fd (>= 0). */
+static void format_fd_path(char *path, const char *dir, int fd)
+{
+	libexecveat_fd_name(copy_text(path, dir), fd);
+}
+
+/* Judges path, an entry of dir, as a name of the file by_fd describes. */
+static enum proc_fd_verdict judge_name(const char *dir, const char *path,
+				       const struct stat *by_fd)
 {
 	struct statfs sfs;
 	struct stat by_name;
 
 	if (sys_statfs(dir, &sfs) != 0)
 		return PROC_FD_NO_DIR;
-	format_fd_path(path, dir, fd);
 	if (sfs.f_type != PROC_SUPER_MAGIC_VALUE)
 		return PROC_FD_NOT_PROCFS;
 	if (sys_stat(path, &by_name) != 0)
@@ -58,6 +62,16 @@ static enum proc_fd_verdict judge_fd_name(const char *dir, int fd,
 	if (!libexecveat_same_file(by_fd, &by_name))
 		return PROC_FD_OTHER_FILE;
 	return PROC_FD_SAME_FILE;
+}
+
+/* Judges dir's entry for fd as a name of the file by_fd describes; writes
+ * it into path. */
+static enum proc_fd_verdict judge_fd_name(const char *dir, int fd,
+					  const struct stat *by_fd,
+					  char path[PROC_FD_PATH_SIZE])
+{
+	format_fd_path(path, dir, fd);
+	return judge_name(dir, path, by_fd);
 }
 
 enum proc_fd_verdict libexecveat_proc_fd_find(int fd, struct proc_fd_name *name)
@@ -75,4 +89,23 @@ enum proc_fd_verdict libexecveat_proc_fd_find(int fd, struct proc_fd_name *name)
 	 * stands. */
 	thread_verdict = judge_fd_name(THREAD_FD_DIR, fd, &by_fd, name->path);
 	return thread_verdict == PROC_FD_NO_DIR ? verdict : thread_verdict;
+}
+
+/* The calling thread's working directory (Linux 3.17): the process's
+ * (/proc/self/cwd) may be another thread's, one that called
+ * unshare(CLONE_FS) or was made without it. */
+#define THREAD_DIR "/proc/thread-self/"
+#define THREAD_CWD THREAD_DIR "cwd"
+_Static_assert(sizeof(THREAD_CWD) <= PROC_FD_PATH_SIZE,
+	       "the working directory's name fits a proc_fd_name");
+
+enum proc_fd_verdict libexecveat_proc_cwd_find(struct proc_fd_name *name)
+{
+	struct stat cwd;
+
+	if (sys_fstatat(AT_FDCWD, "", &cwd, AT_EMPTY_PATH) != 0)
+		return PROC_FD_NOT_OPEN;
+	name->mode = cwd.st_mode;
+	copy_text(name->path, THREAD_CWD);
+	return judge_name(THREAD_DIR, name->path, &cwd);
 }

@@ -38,4 +38,10 @@ enum proc_fd_verdict {
  */
 enum proc_fd_verdict libexecveat_proc_fd_find(int fd, struct proc_fd_name *name);
 
+/* The same for the calling thread's working directory (AT_FDCWD):
+ * /proc/thread-self/cwd, judged as a name of the directory that "" at
+ * AT_FDCWD is. PROC_FD_NOT_OPEN where that directory cannot be looked
+ * at. */
+enum proc_fd_verdict libexecveat_proc_cwd_find(struct proc_fd_name *name);
+
 #endif /* EXECVEAT_PROC_FALLBACK_H */

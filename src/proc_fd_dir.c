@@ -40,6 +40,13 @@ int libexecveat_proc_fd_names(int dir, int fd, const struct stat *st)
 	       libexecveat_same_file(&by_name, st);
 }
 
+/* An open or a pipe refused for want of an fd or of memory: the fd
+ * limit's answer, not /proc's. */
+static bool no_fd_free(int err)
+{
+	return err == EMFILE || err == ENFILE || err == ENOMEM;
+}
+
 /*
  * A pipe is a new inode that only the table it was made in holds: listed
  * in dir as itself, it proves dir to be that table.
@@ -51,7 +58,8 @@ static enum proc_fd_dir_verdict judge_witness(int dir)
 	bool listed;
 
 	if (sys_pipe2(pipe_fds, O_CLOEXEC) != 0)
-		return PROC_FD_DIR_NO_WITNESS;
+		return no_fd_free(errno) ? PROC_FD_DIR_NO_FD :
+					   PROC_FD_DIR_NO_WITNESS;
 	listed = sys_fstat(pipe_fds[0], &witness) == 0 &&
 		 libexecveat_proc_fd_names(dir, pipe_fds[0], &witness);
 	sys_close(pipe_fds[0]);
@@ -66,7 +74,8 @@ static int open_proven(const char *path, enum proc_fd_dir_verdict *verdict)
 			     O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
 
 	if (dir < 0) {
-		*verdict = PROC_FD_DIR_MISSING;
+		*verdict = no_fd_free(errno) ? PROC_FD_DIR_NO_FD :
+					       PROC_FD_DIR_MISSING;
 		return -1;
 	}
 	if (sys_fstatfs(dir, &sfs) != 0 || sfs.f_type != PROC_SUPER_MAGIC_VALUE)
@@ -92,6 +101,7 @@ int libexecveat_proc_fd_dir_open(enum proc_fd_dir_verdict *verdict)
 		if (dir < 0 && *verdict == PROC_FD_DIR_MISSING)
 			*verdict = PROC_FD_DIR_OTHER_TABLE;
 	}
-	errno = saved_errno;
+	if (*verdict != PROC_FD_DIR_NO_FD)
+		errno = saved_errno;
 	return dir;
 }

@@ -17,6 +17,7 @@ enum proc_fd_dir_verdict {
 	PROC_FD_DIR_NOT_PROCFS,  /* the directory is not on procfs */
 	PROC_FD_DIR_OTHER_TABLE, /* procfs, but another fd table */
 	PROC_FD_DIR_NO_WITNESS,  /* no pipe could be made to prove it */
+	PROC_FD_DIR_NO_FD,       /* no fd free to open or prove it */
 };
 
 /*
@@ -27,7 +28,11 @@ enum proc_fd_dir_verdict {
  * another process's fd directory bound over ours fails the second, since
  * no other table can hold a pipe this call has just made. Returns the
  * directory fd (close-on-exec), or -1; sets *verdict either way (the
- * reason of the last directory judged). Leaves errno as it found it.
+ * reason of the last directory judged). The proof takes three fds at
+ * once: where they are not free (EMFILE, ENFILE, ENOMEM), the verdict is
+ * PROC_FD_DIR_NO_FD and errno says which, so that a caller answers as
+ * the kernel does at the fd limit rather than as where there is no
+ * /proc. Otherwise errno is left as it was found.
  */
 int libexecveat_proc_fd_dir_open(enum proc_fd_dir_verdict *verdict);
 

@@ -132,6 +132,13 @@ static inline int sys_fcntl_getfl(int fd)
 	return (int)syscall(SYS_FCNTL, (long)fd, (long)F_GETFL);
 }
 
+/* fcntl(fd, F_GETLEASE): the lease held through fd's open file
+ * (F_RDLCK, F_WRLCK, or F_UNLCK: none), or -1. */
+static inline int sys_fcntl_getlease(int fd)
+{
+	return (int)syscall(SYS_FCNTL, (long)fd, 1025L /* F_GETLEASE */);
+}
+
 /* fcntl(fd, F_SETFD, flags). */
 static inline int sys_fcntl_setfd(int fd, int flags)
 {
@@ -189,19 +196,6 @@ _Static_assert(SYS_faccessat2 == FACCESSAT2_EXPECTED_NR,
 #ifndef AT_EMPTY_PATH
 #define AT_EMPTY_PATH 0x1000
 #endif
-
-/*
- * faccessat2(fd, "", X_OK, AT_EACCESS | AT_EMPTY_PATH): may the caller
- * execute the file open at fd, by the kernel's own judgement (effective
- * IDs, a noexec mount, security modules)? 0 or -1 with errno. faccessat
- * (no 2) has no flags argument: the C libraries emulate AT_EACCESS in
- * userspace, from the mode bits.
- */
-static inline int sys_faccessat2_exec(int fd)
-{
-	return (int)syscall(SYS_faccessat2, (long)fd, SYS_ARG_PTR(""),
-			    (long)X_OK, (long)(AT_EACCESS | AT_EMPTY_PATH));
-}
 
 /* faccessat2(dirfd, path, mode, flags), as the caller asked it. */
 static inline int sys_faccessat2(int dirfd, const char *path, int mode,
@@ -560,15 +554,19 @@ static inline int sys_getresgid(gid_t *r, gid_t *e, gid_t *s)
 			    SYS_ARG_PTR(s));
 }
 
-/* setresuid(r, e, unchanged): the filesystem UID follows e. */
-static inline int sys_setreuid_keep_saved(uid_t r, uid_t e)
+/* An ID that setresuid and setresgid leave as it is. */
+#define SYS_ID_UNCHANGED (-1L)
+
+/* setresuid(r, e, s), each an ID or SYS_ID_UNCHANGED; the filesystem
+ * UID follows e. */
+static inline int sys_setresuid(long r, long e, long s)
 {
-	return (int)syscall(SYS_SETRESUID, (long)r, (long)e, -1L);
+	return (int)syscall(SYS_SETRESUID, r, e, s);
 }
 
-static inline int sys_setregid_keep_saved(gid_t r, gid_t e)
+static inline int sys_setresgid(long r, long e, long s)
 {
-	return (int)syscall(SYS_SETRESGID, (long)r, (long)e, -1L);
+	return (int)syscall(SYS_SETRESGID, r, e, s);
 }
 
 /* setfsuid(-1) changes nothing (-1 is no UID) and answers the current
@@ -628,19 +626,6 @@ static inline long sys_wait_clone(long pid, int *status)
 {
 	return syscall(SYS_wait4, pid, SYS_ARG_PTR(status),
 		       (long)0x40000000 /* __WALL */, 0L);
-}
-
-/* prctl(PR_GET_DUMPABLE) and prctl(PR_SET_DUMPABLE, value): the
- * dumpability of this process's memory (0, 1, or 2 for root only). */
-static inline long sys_dumpable(void)
-{
-	return syscall(SYS_prctl, 3L /* PR_GET_DUMPABLE */, 0L, 0L, 0L, 0L);
-}
-
-static inline int sys_set_dumpable(long value)
-{
-	return (int)syscall(SYS_prctl, 4L /* PR_SET_DUMPABLE */, value, 0L,
-			    0L, 0L);
 }
 
 /* rt_sigprocmask(how, set, old): the kernel's sigset is 8 bytes on every

@@ -34,8 +34,8 @@
  * 7.2's O_EMPTYPATH (an fd's own file opened again, asked of the working
  * directory) and the proof of the proc line.
  * faccessat2 likewise, with a flag no kernel knows: where it is refused,
- * faccessat asks the old system call, and needs /proc only for
- * AT_EMPTY_PATH with an empty path.
+ * faccessat asks the old system call, and needs /proc only for most of
+ * AT_EMPTY_PATH's questions with an empty path.
  */
 #define _GNU_SOURCE
 #include "probe.h"
@@ -206,6 +206,8 @@ static const char *fd_dir_reason(void)
 		return "/proc/self/fd is not procfs";
 	case PROC_FD_DIR_OTHER_TABLE:
 		return "/proc/self/fd lists another fd table";
+	case PROC_FD_DIR_NO_FD:
+		return "no fd is free to prove /proc/self/fd with";
 	case PROC_FD_DIR_NO_WITNESS:
 		break;
 	}
@@ -346,7 +348,7 @@ static struct verdict probe_faccessat2(void)
 		"faccessat() asks the old faccessat system call, AT_EMPTY_PATH "
 		"through /proc/self/fd, proven procfs and this table",
 		"faccessat() asks the old faccessat system call; AT_EMPTY_PATH "
-		"with \"\" answers the refusal");
+		"with \"\" where no /proc is needed, else the refusal");
 }
 
 int run_probe(void)

@@ -252,7 +252,15 @@ static int reopen(struct walk *w, struct level *target)
 		return reopen_regular(w, target->fd, w->req.flags | O_CLOEXEC,
 				      w->req.mode);
 	}
-	dir = libexecveat_proc_fd_dir_open(&verdict);
+	/* The proof takes three fds at once (proc_fd_dir.h): where they are
+	 * not free, the walk frees its own, and at the fd limit the answer
+	 * is the limit's, as for any open of the walk. */
+	while ((dir = libexecveat_proc_fd_dir_open(&verdict)) < 0 &&
+	       verdict == PROC_FD_DIR_NO_FD) {
+		err = -errno;
+		if (!free_a_walk_fd(w))
+			return err;
+	}
 	int *const step_fds[] = { &target->fd, &dir };
 
 	if (dir < 0)

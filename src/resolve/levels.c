@@ -137,16 +137,27 @@ static int let_oldest_go(struct walk *w)
 }
 
 /*
- * openat for the walk: where the process is out of fds (EMFILE, ENFILE),
- * the walk closes what it let go, or lets its oldest level go, and tries
- * again. dirfd is never one of those: it is the level the walk stands in
- * or the bottom. An fd, or -errno.
+ * Where the process is out of fds (EMFILE, ENFILE): the walk closes what
+ * it let go, or lets its oldest level go. Whether an fd was freed.
+ */
+static bool free_a_walk_fd(struct walk *w)
+{
+	struct levels *l = &w->levels;
+
+	if (l->spares == 0 && let_oldest_go(w) < 0)
+		return false;
+	close_spares(l);
+	return true;
+}
+
+/*
+ * openat for the walk: where the process is out of fds, the walk frees
+ * one and tries again. dirfd is never one it frees: it is the level the
+ * walk stands in or the bottom. An fd, or -errno.
  */
 static int open_walk_fd(struct walk *w, int dirfd, const char *name,
 			int flags, unsigned int mode)
 {
-	struct levels *l = &w->levels;
-
 	for (;;) {
 		int fd = sys_openat(dirfd, name, flags, mode);
 
@@ -154,9 +165,8 @@ static int open_walk_fd(struct walk *w, int dirfd, const char *name,
 			return fd >= 0 ? fd : -errno;
 		int err = -errno;
 
-		if (l->spares == 0 && let_oldest_go(w) < 0)
+		if (!free_a_walk_fd(w))
 			return err;
-		close_spares(l);
 	}
 }
 

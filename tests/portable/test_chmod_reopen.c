@@ -254,9 +254,11 @@ static void locked_case(const char *name, short lock_type, bool lock,
 		snprintf(path, sizeof(path), "%s/locked", top);
 		rc = how == CALL_ABSOLUTE ?
 		     libexecveat_chmod_without_fchmodat2(AT_FDCWD, path, 0600,
-							  AT_SYMLINK_NOFOLLOW) :
+							  AT_SYMLINK_NOFOLLOW,
+							  true) :
 		     libexecveat_chmod_without_fchmodat2(dir, "locked", 0600,
-							  AT_SYMLINK_NOFOLLOW);
+							  AT_SYMLINK_NOFOLLOW,
+							  true);
 		answer[0] = rc == 0 ? 0 : errno;
 		other = openat(dir, "locked", O_RDONLY);
 		answer[1] = record_lock_seen(other);
@@ -323,7 +325,8 @@ static int chmod_leased(enum lease_call how)
 		answer = how == LEASE_KERNEL ?
 			 fchmodat(dir, "leased", 0600, 0) :
 			 libexecveat_chmod_without_fchmodat2(dir, "leased", 0600,
-							      AT_SYMLINK_NOFOLLOW);
+							      AT_SYMLINK_NOFOLLOW,
+							      true);
 		answer = answer == 0 ? 0 : errno;
 		_exit(write(report[1], &answer, sizeof(answer)) ==
 		      sizeof(answer) ? 0 : 4);

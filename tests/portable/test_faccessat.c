@@ -3,22 +3,39 @@
  * faccessat2 where faccessat2 is refused. Libc-neutral (no cmocka, no
  * libseccomp): musl builds run it too.
  *
- *   test-faccessat answers|immutable|bad-pointers
+ *   test-faccessat answers|immutable|bad-pointers|dumpability|empty-path|
+ *                  leases
  *
- * answers: a table of targets x flags x modes, asked under five pairs of
- *   real and effective IDs (root can take any in a child). In each child
- *   the raw faccessat2 answers every case first; then a filter refuses
- *   it (EPERM, then in another child ENOSYS) and the library must give
- *   the same answer, errno and all, but for the one question it cannot
- *   ask (AT_EMPTY_PATH with "" at AT_FDCWD: faccessat(3)), which must be
- *   the refusal. Where the C library is glibc, its faccessat is asked
- *   beside and its wrong answers counted; under EPERM it must be wrong.
- *   The fixture has a read-only and a noexec mount, symlinks (dangling,
- *   looping, into a directory only root can search), files of two
- *   owners, and O_PATH descriptors given with AT_EMPTY_PATH.
+ * answers: a table of targets x flags x modes, asked under six pairs of
+ *   real and effective IDs (root can take any in a child), one with no
+ *   capability left. In each child the raw faccessat2 answers every case
+ *   first; then a filter refuses it (EPERM, then in another child
+ *   ENOSYS) and the library must give the same answer, errno and all,
+ *   but for the questions it cannot ask (faccessat(3), unaskable_in),
+ *   which must be the refusal. Where the C library is glibc, its
+ *   faccessat is asked beside and its wrong answers counted; under EPERM
+ *   it must be wrong. The fixture has a read-only and a noexec mount,
+ *   symlinks (dangling, looping, into a directory only root can search,
+ *   dangling ones in directories only root or another user can search),
+ *   files of three owners, and O_PATH descriptors given with
+ *   AT_EMPTY_PATH.
  * bad-pointers: a NULL path and an unreadable one, every set of flags,
  *   as root and with other real IDs: the kernel's EFAULT (or, for a set
  *   it rejects first, EINVAL), never a crash.
+ * dumpability: while the library's child asks (held on a userfaultfd
+ *   page that holds the path, so that the moment lasts as long as the
+ *   test needs), the process is as dumpable as it was, and another
+ *   thread's prctl(PR_SET_DUMPABLE, 0) then stays: the library never
+ *   raises a dumpability the process lowered. Asked where the child is
+ *   needed for another ID (AT_EACCESS), and for a lookup that sees more
+ *   than the caller's (AT_SYMLINK_NOFOLLOW under other effective IDs, of
+ *   a file in a directory only root may search), where the caller's own
+ *   lookup reads the path first and is held instead.
+ * empty-path: AT_EMPTY_PATH with "" with /proc hidden, about fds of
+ *   every kind and working directories of every mode, in every world:
+ *   the kernel's answer where faccessat(3) says one is asked, the
+ *   refusal elsewhere (see run_empty_path).
+ * leases: no answer without /proc breaks a lease (see run_leases).
  * immutable: W_OK on an immutable file is EPERM from the kernel itself;
  *   with faccessat2 refused EPERM the library must still answer EPERM
  *   (and R_OK 0). Needs a filesystem with the immutable flag (ext4 and
@@ -48,6 +65,7 @@
 #include <sys/syscall.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <pthread.h>
 #include <unistd.h>
 
 #ifdef __GLIBC__
@@ -55,6 +73,8 @@
 #endif
 
 #include "execveat.h"
+#include "held_page.h"
+#include "kernel_env.h"
 #include "refuse_call.h"
 
 #ifndef SYS_faccessat2
@@ -100,6 +120,10 @@ static const struct {
 	{ "rpriv/f", 0777, 0, NULL },
 	{ "npriv", 040700, NOBODY, NULL },
 	{ "npriv/f", 0700, NOBODY, NULL },
+	{ "rpriv/link", 0, 0, "missing" },
+	{ "opriv", 040700, OTHER, NULL },
+	{ "opriv/f", 0700, OTHER, NULL },
+	{ "opriv/link", 0, 0, "missing" },
 	{ "link", 0, 0, "f0755" },
 	{ "dangling", 0, 0, "missing" },
 	{ "loop", 0, 0, "loop" },
@@ -109,6 +133,10 @@ static const struct {
 	{ "ro/link", 0, 0, "f" },
 	{ "noexec", 040755, 0, NULL },
 	{ "noexec/f", 0755, 0, NULL },
+	{ "d0311", 040311, 0, NULL },
+	{ "d0644", 040644, 0, NULL },
+	{ "fifo", 010644, 0, NULL },
+	{ "rofs", 040755, 0, NULL },
 };
 #define FIXTURE (sizeof(fixture) / sizeof(fixture[0]))
 
@@ -118,7 +146,8 @@ static const char *const paths[] = {
 	"f0000", "f0700", "f0070", "f0007", "f0755", "f0644", "n0600",
 	"n0500", "dir", "dir0", "rpriv/f", "npriv/f", "link", "dangling",
 	"loop", "intopriv", "ro/f", "ro/link", "noexec/f", "missing",
-	"f0755/", "loop/x", "dir/../f0644",
+	"f0755/", "loop/x", "dir/../f0644", "rpriv/link", "opriv/f",
+	"opriv/link",
 };
 #define PATHS (sizeof(paths) / sizeof(paths[0]))
 static const char *const fd_paths[] = {
@@ -139,7 +168,8 @@ static const int flag_sets[] = {
 
 #define SECBIT_NO_SETUID_FIXUP_FLAG (1 << 2)
 
-/* Real and effective IDs of each world (the saved ones are 0), its
+/* Real and effective IDs of each world (the saved ones are 0, or with
+ * no_root_left the effective ones, which leaves no capability), its
  * securebits, and whether CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH are
  * left out of the effective set (still permitted): the old faccessat
  * checks with root's permitted set, or under SECBIT_NO_SETUID_FIXUP with
@@ -150,19 +180,35 @@ static const struct ids {
 	gid_t rgid, egid;
 	int securebits;
 	bool dac_not_effective;
+	bool no_root_left;
 } worlds[] = {
-	{ "root", 0, 0, 0, 0, 0, false },
-	{ "real-nobody-effective-root", NOBODY, 0, NOBODY, 0, 0, false },
-	{ "real-root-effective-nobody", 0, NOBODY, 0, NOBODY, 0, false },
-	{ "nobody", NOBODY, NOBODY, NOBODY, NOBODY, 0, false },
-	{ "real-other-effective-nobody", OTHER, NOBODY, OTHER, NOBODY, 0,
+	{ "root", 0, 0, 0, 0, 0, false, false },
+	{ "real-nobody-effective-root", NOBODY, 0, NOBODY, 0, 0, false,
 	  false },
-	{ "root-dac-not-effective", 0, 0, 0, 0, 0, true },
+	{ "real-root-effective-nobody", 0, NOBODY, 0, NOBODY, 0, false,
+	  false },
+	{ "nobody", NOBODY, NOBODY, NOBODY, NOBODY, 0, false, false },
+	{ "real-other-effective-nobody", OTHER, NOBODY, OTHER, NOBODY, 0,
+	  false, false },
+	{ "root-dac-not-effective", 0, 0, 0, 0, 0, true, false },
 	{ "root-no-setuid-fixup-dac-not-effective", 0, 0, 0, 0,
-	  SECBIT_NO_SETUID_FIXUP_FLAG, true },
+	  SECBIT_NO_SETUID_FIXUP_FLAG, true, false },
 	{ "real-nobody-effective-root-no-setuid-fixup", NOBODY, 0, NOBODY, 0,
-	  SECBIT_NO_SETUID_FIXUP_FLAG, false },
+	  SECBIT_NO_SETUID_FIXUP_FLAG, false, false },
+	{ "real-other-effective-nobody-no-root-left", OTHER, NOBODY, OTHER,
+	  NOBODY, 0, false, true },
 };
+
+static uid_t saved_uid(const struct ids *w)
+{
+	return w->no_root_left ? w->euid : 0;
+}
+
+static gid_t saved_gid(const struct ids *w)
+{
+	return w->no_root_left ? w->egid : 0;
+}
+
 #define WORLDS (sizeof(worlds) / sizeof(worlds[0]))
 
 struct question {
@@ -170,8 +216,20 @@ struct question {
 	const char *path;
 	const char *shown;
 	int mode, flags;
-	bool unaskable; /* "" at AT_FDCWD: the refusal (faccessat(3)) */
 };
+
+/*
+ * The questions the library answers with the refusal in world w (with
+ * /proc), as faccessat(3) says: the real IDs' question under
+ * AT_SYMLINK_NOFOLLOW where the effective IDs may not search a directory
+ * on the way that the real ones may, and no capability is left to look
+ * with (opriv is OTHER's, 0700).
+ */
+static bool unaskable_in(const struct ids *w, const struct question *q)
+{
+	return w->no_root_left && q->flags == AT_SYMLINK_NOFOLLOW &&
+	       q->mode < 8 && strncmp(q->path, "opriv/", 6) == 0;
+}
 
 #define MAX_QUESTIONS ((PATHS + FD_PATHS + 1) * FLAG_SETS * MODES)
 static struct question questions[MAX_QUESTIONS];
@@ -209,11 +267,16 @@ static void add(int dirfd, const char *path, const char *shown, int flags)
 {
 	for (int mode = 0; mode < MODES; mode++)
 		questions[n_questions++] = (struct question){
-			dirfd, path, shown, mode, flags,
-			dirfd == AT_FDCWD && path[0] == '\0' &&
-				(flags & AT_EMPTY_PATH) && !(flags & 0x1) &&
-				mode < 8
+			dirfd, path, shown, mode, flags
 		};
+}
+
+static int remove_fixture(void)
+{
+	char cmd[sizeof(top) + 16];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", top);
+	return system(cmd);
 }
 
 static int make_fixture(void)
@@ -231,6 +294,8 @@ static int make_fixture(void)
 			rc = symlinkat(fixture[i].target, dir, p);
 		} else if (S_ISDIR(fixture[i].mode)) {
 			rc = mkdirat(dir, p, 0700);
+		} else if (S_ISFIFO(fixture[i].mode)) {
+			rc = mkfifoat(dir, p, 0600);
 		} else {
 			int fd = openat(dir, p, O_CREAT | O_WRONLY | O_CLOEXEC,
 					0600);
@@ -251,13 +316,18 @@ static int make_fixture(void)
 }
 
 /* In the mount namespace made for the test: ro read-only, noexec
- * noexec, both bound onto themselves. */
+ * noexec, both bound onto themselves; rofs a read-only filesystem (a
+ * tmpfs remounted so) holding p, root's at 0700, where a write check
+ * answers EROFS before any permission. */
 static int make_mounts(void)
 {
 	char ro[sizeof(top) + 8], noexec[sizeof(top) + 8];
+	char rofs[sizeof(top) + 8], p[sizeof(top) + 8];
 
 	snprintf(ro, sizeof(ro), "%s/ro", top);
 	snprintf(noexec, sizeof(noexec), "%s/noexec", top);
+	snprintf(rofs, sizeof(rofs), "%s/rofs", top);
+	snprintf(p, sizeof(p), "%s/rofs/p", top);
 	if (unshare(CLONE_NEWNS) != 0 ||
 	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
 	    mount(ro, ro, NULL, MS_BIND, NULL) != 0 ||
@@ -265,7 +335,10 @@ static int make_mounts(void)
 		    0 ||
 	    mount(noexec, noexec, NULL, MS_BIND, NULL) != 0 ||
 	    mount(NULL, noexec, NULL, MS_BIND | MS_REMOUNT | MS_NOEXEC, NULL) !=
-		    0)
+		    0 ||
+	    mount("tmpfs", rofs, "tmpfs", 0, "mode=0755") != 0 ||
+	    mkdir(p, 0700) != 0 ||
+	    mount(NULL, rofs, NULL, MS_REMOUNT | MS_RDONLY, NULL) != 0)
 		return -1;
 	return 0;
 }
@@ -328,25 +401,39 @@ static int drop_effective_dac(void)
 	return (int)syscall(SYS_capset, &header, data);
 }
 
+/* Every question, or every Nth (FACCESSAT_QUESTION_STRIDE: memcheck,
+ * under which each of the fallback's children is a whole fork). */
+static size_t question_stride(void)
+{
+	const char *stride_env = getenv("FACCESSAT_QUESTION_STRIDE");
+
+	return stride_env && atoi(stride_env) > 0 ? (size_t)atoi(stride_env) :
+						    1;
+}
+
+/* w's IDs, securebits and capabilities, in this process: 0, or -1. */
+static int take_ids(const struct ids *w)
+{
+	if (setgroups(0, NULL) != 0 ||
+	    (w->securebits != 0 &&
+	     prctl(PR_SET_SECUREBITS, (unsigned long)w->securebits, 0L, 0L,
+		   0L) != 0) ||
+	    setresgid(w->rgid, w->egid, saved_gid(w)) != 0 ||
+	    setresuid(w->ruid, w->euid, saved_uid(w)) != 0 ||
+	    (w->dac_not_effective && drop_effective_dac() != 0))
+		return -1;
+	return 0;
+}
+
 /* One world: the kernel's answers, then the refusal, then the library's
  * (and glibc's) to the same questions. Runs in a child. */
 static int ask_world(const struct ids *w, int refusal, struct tally *t)
 {
 	static int kernel[MAX_QUESTIONS];
 	int shown_failures = 0;
-	/* Every question, or every Nth (FACCESSAT_QUESTION_STRIDE: memcheck,
-	 * under which each of the fallback's children is a whole fork). */
-	const char *stride_env = getenv("FACCESSAT_QUESTION_STRIDE");
-	size_t stride = stride_env && atoi(stride_env) > 0 ?
-			(size_t)atoi(stride_env) : 1;
+	size_t stride = question_stride();
 
-	if (setgroups(0, NULL) != 0 ||
-	    (w->securebits != 0 &&
-	     prctl(PR_SET_SECUREBITS, (unsigned long)w->securebits, 0L, 0L,
-		   0L) != 0) ||
-	    setresgid(w->rgid, w->egid, 0) != 0 ||
-	    setresuid(w->ruid, w->euid, 0) != 0 ||
-	    (w->dac_not_effective && drop_effective_dac() != 0))
+	if (take_ids(w) != 0)
 		return -1;
 	for (size_t i = 0; i < n_questions; i++) {
 		const struct question *q = &questions[i];
@@ -359,7 +446,7 @@ static int ask_world(const struct ids *w, int refusal, struct tally *t)
 		return -1;
 	/* Dumpable, as a process that never changed its IDs is: the
 	 * library's child shares this memory, whose dumpability a change of
-	 * IDs resets (for both). */
+	 * effective IDs would reset (for both), and must find it so. */
 	if (prctl(PR_SET_DUMPABLE, 1L, 0L, 0L, 0L) != 0)
 		return -1;
 	/* Signals to the process group, as a terminal sends SIGINT: they
@@ -380,14 +467,15 @@ static int ask_world(const struct ids *w, int refusal, struct tally *t)
 		return -1;
 	for (size_t i = 0; i < n_questions; i += stride) {
 		const struct question *q = &questions[i];
-		int want = q->unaskable ? refusal : kernel[i];
+		bool unaskable = unaskable_in(w, q);
+		int want = unaskable ? refusal : kernel[i];
 		int got;
 
 		errno = 12345;
 		got = answer_of(faccessat(q->dirfd, q->path, q->mode,
 					  q->flags));
 		t->asked++;
-		t->unaskable += q->unaskable;
+		t->unaskable += unaskable;
 		if (got == 0 && errno != 12345)
 			got = -errno; /* errno changed on success */
 		if (got != want) {
@@ -417,8 +505,8 @@ static int ask_world(const struct ids *w, int refusal, struct tally *t)
 		t->failed++;
 	}
 	if (getresuid(&r, &e, &sv) != 0 || getresgid(&rg, &eg, &sg) != 0 ||
-	    r != w->ruid || e != w->euid || sv != 0 || rg != w->rgid ||
-	    eg != w->egid || sg != 0) {
+	    r != w->ruid || e != w->euid || sv != saved_uid(w) ||
+	    rg != w->rgid || eg != w->egid || sg != saved_gid(w)) {
 		printf("  %s: the caller's IDs changed\n", w->name);
 		t->failed++;
 	}
@@ -488,6 +576,325 @@ static int run_answers(void)
 		}
 	}
 	return failed ? 1 : 0;
+}
+
+/*
+ * empty-path: AT_EMPTY_PATH with "" (the fd's own file, or the working
+ * directory at AT_FDCWD) with /proc hidden, so that only the ways that
+ * need no /proc answer (faccessat(3)): F_OK; a directory through ".",
+ * where its search is granted, or refused for a mode with X_OK and
+ * without W_OK; X_OK of a regular file open for writing by execveat's
+ * AT_EXECVE_CHECK (Linux 6.14), where the lookups are the question's; a
+ * symlink's own answer. Everything else must be the refusal, and every
+ * answer must be the kernel's or that.
+ */
+static const struct {
+	const char *path;
+	int flags;
+} empty_targets[] = {
+	{ "dir", O_PATH | O_DIRECTORY }, { "dir", O_RDONLY | O_DIRECTORY },
+	{ "dir0", O_PATH | O_DIRECTORY }, { "rpriv", O_PATH | O_DIRECTORY },
+	{ "npriv", O_PATH | O_DIRECTORY }, { "opriv", O_PATH | O_DIRECTORY },
+	{ "d0311", O_PATH | O_DIRECTORY }, { "d0644", O_PATH | O_DIRECTORY },
+	{ "ro", O_PATH | O_DIRECTORY }, { "rofs/p", O_PATH | O_DIRECTORY },
+	{ "f0755", O_PATH }, { "f0755", O_RDONLY }, { "f0755", O_RDWR },
+	{ "f0700", O_RDWR }, { "f0070", O_RDWR }, { "f0644", O_RDWR },
+	{ "f0000", O_RDWR }, { "n0500", O_RDWR }, { "noexec/f", O_RDWR },
+	{ "ro/f", O_RDONLY }, { "link", O_PATH | O_NOFOLLOW },
+	{ "fifo", O_PATH },
+};
+#define EMPTY_TARGETS (sizeof(empty_targets) / sizeof(empty_targets[0]))
+/* The working directories asked at AT_FDCWD. */
+static const char *const empty_cwds[] = {
+	"dir", "dir0", "rpriv", "npriv", "opriv", "d0311", "d0644", "ro",
+	"rofs/p",
+};
+#define EMPTY_CWDS (sizeof(empty_cwds) / sizeof(empty_cwds[0]))
+static const int empty_flag_sets[] = {
+	AT_EMPTY_PATH, AT_EMPTY_PATH | AT_EACCESS,
+	AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW,
+	AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW | AT_EACCESS,
+};
+#define EMPTY_FLAG_SETS (sizeof(empty_flag_sets) / sizeof(empty_flag_sets[0]))
+
+/* Whether w's lookups (filesystem IDs, effective DAC capabilities) are
+ * the question's with these flags: under AT_EACCESS always; else where
+ * they are the old call's (real IDs, and root's permitted capabilities
+ * or under SECBIT_NO_SETUID_FIXUP the effective ones). */
+static bool lookups_are_question(const struct ids *w, int flags)
+{
+	bool effective_dac = w->euid == 0 && !w->dac_not_effective;
+	bool old_call_dac = w->securebits & SECBIT_NO_SETUID_FIXUP_FLAG ?
+				    effective_dac : w->ruid == 0;
+
+	return (flags & AT_EACCESS) ||
+	       (w->ruid == w->euid && w->rgid == w->egid &&
+		old_call_dac == effective_dac);
+}
+
+/* Whether the library answers "" about a file of this type, opened with
+ * open_flags, without /proc (faccessat(3)); search is the kernel's answer
+ * to X_OK with the same flags. */
+static bool empty_path_answered(const struct ids *w, int flags, int mode,
+				mode_t type, int open_flags, int search)
+{
+	if (mode == F_OK || S_ISLNK(type))
+		return true;
+	if (S_ISDIR(type))
+		return search == 0 || (search == EACCES && (mode & X_OK) &&
+				       !(mode & W_OK));
+	return S_ISREG(type) && mode == X_OK &&
+	       (open_flags & O_ACCMODE) != O_RDONLY && !(open_flags & O_PATH) &&
+	       lookups_are_question(w, flags) && kernel_version() >= 614;
+}
+
+struct empty_tally {
+	int asked, differ, refused, answered_without_proc;
+};
+
+/* The questions about dirfd's "" (of type), in w, refusal set later:
+ * first the kernel's answers into kernel[], then (after) the library's
+ * compared. */
+static void ask_empty(const struct ids *w, int refusal, int dirfd,
+		      const char *shown, mode_t type, int open_flags,
+		      const int *kernel, struct empty_tally *t)
+{
+	static size_t n;
+	/* Odd, so that a stride meets every mode and flag set of a target's
+	 * 32 questions. */
+	size_t stride = question_stride() | 1;
+
+	for (size_t f = 0; f < EMPTY_FLAG_SETS; f++) {
+		int flags = empty_flag_sets[f];
+		int search = kernel[f * 8 + X_OK];
+
+		for (int mode = 0; mode < 8; mode++) {
+			if (n++ % stride != 0)
+				continue;
+			int want = kernel[f * 8 + mode];
+			bool answered = empty_path_answered(w, flags, mode, type,
+							    open_flags, search);
+			int got = answer_of(faccessat(dirfd, "", mode, flags));
+
+			t->asked++;
+			t->refused += !answered;
+			t->answered_without_proc += answered;
+			if (got != (answered ? want : refusal) &&
+			    t->differ++ < 20)
+				printf("  %s, faccessat2 refused %s: %s, mode %d "
+				       "flags %#x: the library answers %s, the "
+				       "kernel %s%s\n", w->name,
+				       strerror(refusal), shown, mode, flags,
+				       got ? strerror(got) : "0",
+				       want ? strerror(want) : "0",
+				       answered ? "" : " (the refusal expected)");
+		}
+	}
+}
+
+static void kernel_empty(int dirfd, int *kernel)
+{
+	for (size_t f = 0; f < EMPTY_FLAG_SETS; f++)
+		for (int mode = 0; mode < 8; mode++)
+			kernel[f * 8 + mode] = answer_of(syscall(
+				SYS_faccessat2, (long)dirfd, "", (long)mode,
+				(long)empty_flag_sets[f]));
+}
+
+/* In a child: w's IDs with the working directory cwd (and, with fds, the
+ * fd targets), faccessat2 refused. */
+static int ask_empty_world(const struct ids *w, int refusal, const char *cwd,
+			   bool fds, struct empty_tally *t)
+{
+	static int kernel[EMPTY_TARGETS + 1][EMPTY_FLAG_SETS * 8];
+	int target_fds[EMPTY_TARGETS];
+	mode_t types[EMPTY_TARGETS];
+	struct stat st;
+	char shown[64];
+
+	if (chdir(top) != 0)
+		return -1;
+	for (size_t i = 0; fds && i < EMPTY_TARGETS; i++) {
+		target_fds[i] = open(empty_targets[i].path,
+				     empty_targets[i].flags | O_CLOEXEC);
+		if (target_fds[i] < 0 ||
+		    fstatat(target_fds[i], "", &st, AT_EMPTY_PATH) != 0)
+			return -1;
+		types[i] = st.st_mode & S_IFMT;
+	}
+	if (chdir(cwd) != 0 || take_ids(w) != 0)
+		return -1;
+	kernel_empty(AT_FDCWD, kernel[EMPTY_TARGETS]);
+	for (size_t i = 0; fds && i < EMPTY_TARGETS; i++)
+		kernel_empty(target_fds[i], kernel[i]);
+	if (refuse_call(SYS_faccessat2, refusal) != 0)
+		return -1;
+	snprintf(shown, sizeof(shown), "cwd %s, \"\"", cwd);
+	ask_empty(w, refusal, AT_FDCWD, shown, S_IFDIR, O_PATH,
+		  kernel[EMPTY_TARGETS], t);
+	for (size_t i = 0; fds && i < EMPTY_TARGETS; i++) {
+		snprintf(shown, sizeof(shown), "fd of %s (flags %#o), \"\"",
+			 empty_targets[i].path,
+			 (unsigned int)empty_targets[i].flags);
+		ask_empty(w, refusal, target_fds[i], shown, types[i],
+			  empty_targets[i].flags, kernel[i], t);
+	}
+	return 0;
+}
+
+static int run_empty_path(void)
+{
+	static const int refusals[] = { EPERM, ENOSYS };
+	struct empty_tally *t = mmap(NULL, sizeof(*t), PROT_READ | PROT_WRITE,
+				     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	int failed = 0, err;
+
+	if (t == MAP_FAILED)
+		return 2;
+	if (make_mounts() != 0 || (err = hide_proc()) != 0) {
+		printf("SKIP: no mount namespace to hide /proc in: %s\n",
+		       strerror(errno));
+		return 77;
+	}
+	for (size_t r = 0; r < 2; r++) {
+		for (size_t i = 0; i < WORLDS; i++) {
+			*t = (struct empty_tally){ 0, 0, 0, 0 };
+			for (size_t c = 0; c < EMPTY_CWDS; c++) {
+				pid_t pid = fork();
+				int status = -1;
+
+				if (pid == 0)
+					_exit(ask_empty_world(&worlds[i],
+						refusals[r], empty_cwds[c],
+						c == 0, t) == 0 ? 0 : 3);
+				if (pid < 0 || waitpid(pid, &status, 0) != pid ||
+				    status != 0) {
+					printf("FAIL %s, cwd %s: the world could "
+					       "not be made (%#x)\n",
+					       worlds[i].name, empty_cwds[c],
+					       status);
+					t->differ++;
+				}
+			}
+			printf("%s %s, faccessat2 refused %s, no /proc: %d "
+			       "asked about \"\", %d differ from what "
+			       "faccessat(3) says (%d answered as the kernel, "
+			       "%d the refusal)\n", t->differ ? "FAIL" : "ok",
+			       worlds[i].name, strerror(refusals[r]), t->asked,
+			       t->differ, t->answered_without_proc, t->refused);
+			failed += t->differ != 0;
+		}
+	}
+	return failed ? 1 : 0;
+}
+
+/*
+ * leases: the exec check of a file open at an fd (AT_EMPTY_PATH, X_OK,
+ * no /proc) opens the file, which breaks a write lease; the library
+ * takes it only where no lease can be held. Asked as root with
+ * faccessat2 refused: of an O_PATH fd while another process holds a
+ * write lease on the file, and of an O_RDWR fd that holds a write lease
+ * itself. Both must be the refusal, with no lease-break signal sent and
+ * each lease still held; with the second lease given up, the same
+ * question must be answered (0, Linux 6.14 and later).
+ */
+static volatile sig_atomic_t lease_breaks;
+
+static void on_lease_break(int sig)
+{
+	(void)sig;
+	lease_breaks++;
+}
+
+/* A process holding a write lease on path until it reads from done;
+ * then it exits 0 if it saw no lease break and holds the lease still. */
+static pid_t hold_lease(const char *path, int ready[2], int done[2])
+{
+	pid_t pid = fork();
+
+	if (pid != 0)
+		return pid;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char c;
+
+	if (signal(SIGIO, on_lease_break) == SIG_ERR || fd < 0 ||
+	    fcntl(fd, F_SETLEASE, F_WRLCK) != 0 || write(ready[1], "r", 1) != 1)
+		_exit(2);
+	while (read(done[0], &c, 1) < 0 && errno == EINTR)
+		continue;
+	_exit(lease_breaks == 0 && fcntl(fd, F_GETLEASE) == F_WRLCK ? 0 : 1);
+}
+
+static int ask_under_leases(const char *path)
+{
+	int ready[2], done[2], opath, own, status = -1, failed = 0, got;
+	pid_t holder;
+	char c;
+
+	if (pipe(ready) != 0 || pipe(done) != 0)
+		return 1;
+	holder = hold_lease(path, ready, done);
+	if (holder < 0 || read(ready[0], &c, 1) != 1 ||
+	    refuse_call(SYS_faccessat2, EPERM) != 0 ||
+	    signal(SIGIO, on_lease_break) == SIG_ERR)
+		return 1;
+	opath = open(path, O_PATH | O_CLOEXEC);
+	got = answer_of(faccessat(opath, "", X_OK, AT_EMPTY_PATH));
+	if (write(done[1], "d", 1) != 1 || waitpid(holder, &status, 0) != holder)
+		return 1;
+	printf("%s an O_PATH fd, another's write lease on the file: %s (want "
+	       "EPERM, the refusal), the holder %s\n",
+	       got == EPERM && status == 0 ? "ok" : "FAIL",
+	       got ? strerror(got) : "0",
+	       status == 0 ? "kept its lease, unbroken" : "saw it broken");
+	failed += got != EPERM || status != 0;
+
+	own = open(path, O_RDWR | O_CLOEXEC);
+	if (own < 0 || fcntl(own, F_SETLEASE, F_WRLCK) != 0)
+		return 1;
+	got = answer_of(faccessat(own, "", X_OK, AT_EMPTY_PATH));
+	bool kept = fcntl(own, F_GETLEASE) == F_WRLCK && lease_breaks == 0;
+	printf("%s an O_RDWR fd holding a write lease: %s (want EPERM), its "
+	       "lease %s\n", got == EPERM && kept ? "ok" : "FAIL",
+	       got ? strerror(got) : "0", kept ? "kept, unbroken" : "broken");
+	failed += got != EPERM || !kept;
+
+	if (fcntl(own, F_SETLEASE, F_UNLCK) != 0)
+		return 1;
+	got = answer_of(faccessat(own, "", X_OK, AT_EMPTY_PATH));
+	if (kernel_version() >= 614) {
+		printf("%s the same fd, its lease given up: %s (want 0, by "
+		       "AT_EXECVE_CHECK)\n", got == 0 ? "ok" : "FAIL",
+		       got ? strerror(got) : "0");
+		failed += got != 0;
+	}
+	return failed ? 1 : 0;
+}
+
+static int run_leases(void)
+{
+	char path[sizeof(top) + 8];
+	int fd, status = -1;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "%s/leased", top);
+	fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0755);
+	if (fd < 0 || close(fd) != 0)
+		return 2;
+	pid = fork();
+	if (pid == 0) {
+		int err = hide_proc();
+
+		if (err != 0) {
+			printf("SKIP: no mount namespace to hide /proc in: %s\n",
+			       strerror(err));
+			_exit(77);
+		}
+		_exit(ask_under_leases(path));
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return 1;
+	return WEXITSTATUS(status);
 }
 
 /*
@@ -570,6 +977,127 @@ static int run_bad_pointers(void)
 	return failed ? 1 : 0;
 }
 
+/* One question asked by a thread of its own, whose path is on a held
+ * page: the library's child is held there. */
+struct held_question {
+	const char *path;
+	int flags;
+	pid_t tid;
+	int answer;
+};
+
+static void *ask_held_question(void *arg)
+{
+	struct held_question *q = arg;
+
+	q->tid = (pid_t)syscall(SYS_gettid);
+	q->answer = answer_of(faccessat(AT_FDCWD, q->path, X_OK, q->flags));
+	return NULL;
+}
+
+/*
+ * In a child: w's IDs, faccessat2 refused, the process dumpable; the
+ * question X_OK of path asked by a thread, the first reader of the path
+ * held on its page while this thread makes the process non-dumpable. 0
+ * when the process was dumpable while the reader was held, is not
+ * dumpable after, the reader was the library's child where must_be_child
+ * says so (not the asking thread), and the answer is the kernel's; 77
+ * where no held page can be made; else 1.
+ */
+static int hold_the_child(const struct ids *w, int refusal, int flags,
+			  const char *path, bool must_be_child)
+{
+	struct held_page hp;
+	struct held_question q = { NULL, flags, 0, -1 };
+	pthread_t asker;
+	pid_t reader = 0;
+	int kernel, err, during, after;
+
+	err = held_page_make(&hp);
+	if (err != 0) {
+		printf("SKIP: no userfaultfd page to hold the child on: %s\n",
+		       strerror(err));
+		return 77;
+	}
+	q.path = hp.page;
+	if (setgroups(0, NULL) != 0 || setresgid(w->rgid, w->egid, 0) != 0 ||
+	    setresuid(w->ruid, w->euid, 0) != 0)
+		return 1;
+	kernel = answer_of(syscall(SYS_faccessat2, (long)AT_FDCWD, path,
+				   (long)X_OK, (long)flags));
+	if (refuse_call(SYS_faccessat2, refusal) != 0 ||
+	    prctl(PR_SET_DUMPABLE, 1L, 0L, 0L, 0L) != 0 ||
+	    pthread_create(&asker, NULL, ask_held_question, &q) != 0)
+		return 1;
+	err = held_page_wait(&hp, 30000, &reader);
+	during = (int)prctl(PR_GET_DUMPABLE, 0L, 0L, 0L, 0L);
+	if (err == 0)
+		prctl(PR_SET_DUMPABLE, 0L, 0L, 0L, 0L);
+	/* Released whatever happened, so that the asker ends. */
+	if (held_page_release(&hp, path, strlen(path) + 1) != 0 ||
+	    pthread_join(asker, NULL) != 0)
+		return 1;
+	after = (int)prctl(PR_GET_DUMPABLE, 0L, 0L, 0L, 0L);
+	bool ok = err == 0 && (!must_be_child || reader != q.tid) &&
+		  during == 1 && after == 0 && q.answer == kernel;
+
+	printf("%s %s, faccessat2 refused %s, flags %#x, %s: %s; dumpable "
+	       "%d while it was held, %d after another thread set 0 (want 1 "
+	       "and 0); answer %s, the kernel's %s\n", ok ? "ok" : "FAIL",
+	       w->name, strerror(refusal), (unsigned int)flags, path,
+	       err != 0 ? "nothing read the path" :
+	       reader == q.tid ? "the asking thread read the path first" :
+	       "the library's child was held", during, after,
+	       q.answer ? strerror(q.answer) : "0",
+	       kernel ? strerror(kernel) : "0");
+	return ok ? 0 : 1;
+}
+
+static int run_dumpability(void)
+{
+	static const int refusals[] = { EPERM, ENOSYS };
+	/* Real root, effective nobody: AT_EACCESS asks nobody, whom only a
+	 * child with nobody's IDs can ask; AT_SYMLINK_NOFOLLOW asks root,
+	 * looking up as root too, which nobody's lookups are not. */
+	const struct ids *w = &worlds[2];
+	static const struct {
+		int flags;
+		const char *name;
+		bool must_be_child;
+	} held[] = {
+		{ AT_EACCESS, "f0700", true },
+		{ AT_SYMLINK_NOFOLLOW, "rpriv/f", false },
+	};
+	char path[2][sizeof(top) + 16];
+	int result = 0;
+
+	for (size_t f = 0; f < 2; f++)
+		snprintf(path[f], sizeof(path[f]), "%s/%s", top, held[f].name);
+	for (size_t r = 0; r < 2; r++) {
+		for (size_t f = 0; f < 2; f++) {
+			pid_t pid = fork();
+			int status = -1;
+
+			if (pid == 0)
+				_exit(hold_the_child(w, refusals[r],
+						     held[f].flags, path[f],
+						     held[f].must_be_child));
+			if (pid < 0 || waitpid(pid, &status, 0) != pid ||
+			    !WIFEXITED(status)) {
+				printf("FAIL %s: the child died (%#x)\n",
+				       w->name, status);
+				result = 1;
+			} else if (WEXITSTATUS(status) == 77 && result == 0) {
+				result = 77;
+			} else if (WEXITSTATUS(status) != 0 &&
+				   WEXITSTATUS(status) != 77) {
+				result = 1;
+			}
+		}
+	}
+	return result;
+}
+
 /* FS_IOC_SETFLAGS takes an int (the kernel reads 32 bits). */
 static int set_immutable(const char *path, bool on)
 {
@@ -646,15 +1174,41 @@ static int run_immutable(void)
 	return failed ? 1 : 0;
 }
 
+/*
+ * A group run with the fixture made first and removed after; in a child
+ * where it makes mounts, whose namespace goes with the child (the files
+ * are removed here, outside it).
+ */
+static int with_fixture(int (*group)(void), bool in_child)
+{
+	int result = 2, status = -1;
+	pid_t pid;
+
+	if (make_fixture() != 0) {
+		perror("fixture");
+		return 2;
+	}
+	if (!in_child) {
+		result = group();
+	} else {
+		pid = fork();
+		if (pid == 0)
+			_exit(group());
+		if (pid > 0 && waitpid(pid, &status, 0) == pid &&
+		    WIFEXITED(status))
+			result = WEXITSTATUS(status);
+	}
+	if (remove_fixture() != 0 && result == 0)
+		result = 1;
+	return result;
+}
+
 int main(int argc, char **argv)
 {
-	int result = 2;
-	pid_t pid;
-	int status = -1;
-
 	setvbuf(stdout, NULL, _IONBF, 0);
 	if (argc != 2) {
-		fprintf(stderr, "usage: %s answers|immutable|bad-pointers\n",
+		fprintf(stderr, "usage: %s answers|immutable|bad-pointers|"
+			"dumpability|empty-path|leases\n",
 			argv[0]);
 		return 2;
 	}
@@ -667,24 +1221,19 @@ int main(int argc, char **argv)
 		return run_immutable();
 	if (strcmp(argv[1], "bad-pointers") == 0)
 		return run_bad_pointers();
+	if (strcmp(argv[1], "dumpability") == 0)
+		return with_fixture(run_dumpability, false);
+	if (strcmp(argv[1], "leases") == 0)
+		return with_fixture(run_leases, false);
+	if (strcmp(argv[1], "empty-path") == 0)
+		return with_fixture(run_empty_path, true);
 	if (strcmp(argv[1], "answers") != 0)
 		return 2;
 	tally = mmap(NULL, sizeof(*tally) * 2 * WORLDS,
 		     PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (tally == MAP_FAILED || make_fixture() != 0) {
-		perror("fixture");
+	if (tally == MAP_FAILED) {
+		perror("mmap");
 		return 2;
 	}
-	/* The mounts and the namespace go with the child; the files are
-	 * removed here, outside it. */
-	pid = fork();
-	if (pid == 0)
-		_exit(run_answers());
-	if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status))
-		result = WEXITSTATUS(status);
-	char cmd[sizeof(top) + 16];
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", top);
-	if (system(cmd) != 0 && result == 0)
-		result = 1;
-	return result;
+	return with_fixture(run_answers, true);
 }

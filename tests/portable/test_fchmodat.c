@@ -78,11 +78,17 @@ static char top[] = "/tmp/test-fchmodat.XXXXXX";
 static char root_dir[sizeof(top) + 8];
 static int fixture = -1;
 
-enum dirfd_kind { AT_FIXTURE, BAD_FD, OPATH_FILE, RDONLY_FILE };
+/* CWD_*: AT_FDCWD, the working directory the fixture's dir, or its
+ * nobodydir (entered as root: nobody may not search it). */
+enum dirfd_kind { AT_FIXTURE, BAD_FD, OPATH_FILE, RDONLY_FILE, CWD_DIR,
+		  CWD_NOBODYDIR };
 #define SAME (-1) /* expect_without_proc: as expect */
 /* expect_without_proc: EOPNOTSUPP, or as expect where the kernel reopens
  * an O_PATH fd's own file (O_EMPTYPATH, Linux 7.2). */
 #define SAME_WITH_EMPTYPATH (-2)
+/* expect_without_proc: EOPNOTSUPP, or as expect where /proc/thread-self
+ * is proven (only the fd directory is another's). */
+#define SAME_WITH_CWD_LINK (-3)
 
 struct row {
 	const char *name;
@@ -138,6 +144,16 @@ static const struct row rows[] = {
 	  false, 0, "file", SAME },
 	{ "fifo_changes", "fifo", AT_FIXTURE, NOFOLLOW, false, false, 0,
 	  "fifo", EOPNOTSUPP },
+	{ "empty_path_cwd_changes", "", CWD_DIR, AT_EMPTY_PATH | NOFOLLOW,
+	  false, false, 0, "dir", SAME },
+	/* The kernel changes the working directory with no lookup: its
+	 * owner needs no search permission on it, which "." would. */
+	{ "nobody_empty_path_unsearchable_cwd_changes", "", CWD_NOBODYDIR,
+	  AT_EMPTY_PATH | NOFOLLOW, true, false, 0, "nobodydir",
+	  SAME_WITH_CWD_LINK },
+	{ "nobody_empty_path_unsearchable_cwd_following_changes", "",
+	  CWD_NOBODYDIR, AT_EMPTY_PATH, true, false, 0, "nobodydir",
+	  SAME_WITH_CWD_LINK },
 	{ "read_only_mount_is_erofs", "ro/file", AT_FIXTURE, NOFOLLOW, false,
 	  false, EROFS, NULL, SAME },
 	{ "nobody_other_owner_is_eperm", "file", AT_FIXTURE, NOFOLLOW, true,
@@ -340,8 +356,21 @@ static int row_dirfd(const struct row *r)
 	case BAD_FD: return 999;
 	case OPATH_FILE: return openat(fixture, "file", O_PATH);
 	case RDONLY_FILE: return openat(fixture, "file", O_RDONLY);
+	case CWD_DIR:
+	case CWD_NOBODYDIR: return AT_FDCWD;
 	}
 	return -1;
+}
+
+/* The row's working directory, entered before any change of IDs: 0, or
+ * -1. */
+static int enter_cwd(const struct row *r)
+{
+	if (r->dirfd == CWD_DIR)
+		return fchdir(fixture) == 0 ? chdir("dir") : -1;
+	if (r->dirfd == CWD_NOBODYDIR)
+		return fchdir(fixture) == 0 ? chdir("nobodydir") : -1;
+	return 0;
 }
 
 typedef int (*chmod_fn)(const struct row *r, int dirfd, const char *path);
@@ -394,6 +423,7 @@ static int run_row(const struct row *r, const struct world *w, chmod_fn call)
 		 * the unshare would walk the old namespace's mounts. */
 		if (make_proc_world(w->proc, owner) == 0 && make_read_only_dir() == 0 &&
 		    (fixture = open(root_dir, O_RDONLY | O_DIRECTORY)) >= 0 &&
+		    enter_cwd(r) == 0 &&
 		    (!r->as_nobody || become_nobody() == 0) &&
 		    (w->refuse == 0 || block_fchmodat2(w->refuse) == 0)) {
 			shared->made = 1;
@@ -475,9 +505,13 @@ static int run_answers(void)
 		}
 		for (size_t i = 0; i < WORLDS; i++) {
 			const struct world *w = &worlds[i];
-			bool other = without_proven_proc(w) &&
-				     without_proc != SAME;
-			int expect = other ? without_proc : r->expect;
+			int here = without_proc;
+
+			if (here == SAME_WITH_CWD_LINK)
+				here = w->proc == PROC_BORROWED ? SAME :
+								  EOPNOTSUPP;
+			bool other = without_proven_proc(w) && here != SAME;
+			int expect = other ? here : r->expect;
 
 			if (run_row(r, w, call_library) != 0) {
 				verdict(false, r->name, w->name, "the child died");

@@ -36,17 +36,27 @@
 #include "execveat_refusal.h"
 #include "kernel_env.h"
 #include "openat2_again.h"
+#include "refuse_call.h"
+
+#ifndef SYS_faccessat2
+#define SYS_faccessat2 439 /* headers before 5.8 */
+#endif
 
 #define MOST_FREE 4
 
 /* The fixture, the same numbers in every child: fds 0 to 2, then these;
- * the fds free are those from FIXTURE_END up to the lowered limit. */
-enum { TOP_FD = 3, SCRIPT_FD, PROGRAM_FD, FIXTURE_END };
+ * the fds free are those from FIXTURE_END up to the lowered limit. The
+ * last two are /proc/self/fd (O_PATH) and /proc/self/status (O_PATH,
+ * PROC_FILE_FD, 7 in the fd directory), where /proc is real; TOP_FD's
+ * directory again where it is hidden. */
+enum { TOP_FD = 3, SCRIPT_FD, PROGRAM_FD, PROC_FD_DIR_FD, PROC_FILE_FD,
+       FIXTURE_END };
+_Static_assert(PROC_FILE_FD == 7, "the magic link's name is \"7\"");
 
 static char top[] = "/tmp/libexecveat-fd-limit-XXXXXX";
 static const char *program; /* what the exec cases run: exits 0 */
 
-enum refused { OPENAT2, FCHMODAT2, CLOSE_RANGE, EXECVEAT };
+enum refused { OPENAT2, FCHMODAT2, CLOSE_RANGE, EXECVEAT, FACCESSAT2 };
 
 struct limit_case {
 	const char *name;
@@ -60,6 +70,8 @@ struct limit_case {
 	bool closes_fixture;   /* a success closes fds from TOP_FD up */
 	int expected;          /* errno where free fds suffice; 0: success,
 				* RAN: the program ran */
+	int without_proc;      /* the same without /proc, where that is
+				* another answer; else 0 */
 };
 
 #define RAN (-1)
@@ -96,6 +108,25 @@ static long raw_openat2_in_root_link(void)
 	return kernel_openat2(TOP_FD, "sub/../link", &how, sizeof(how));
 }
 
+/* A procfs magic link under RESOLVE_NO_XDEV, to a procfs file: the
+ * fallback judges its target, then opens it again through this thread's
+ * fd directory, which it proves first. */
+static long openat2_magic_link(void)
+{
+	struct open_how how = { .flags = O_RDONLY,
+				.resolve = RESOLVE_NO_XDEV };
+
+	return openat2(PROC_FD_DIR_FD, "7", &how, sizeof(how));
+}
+
+static long raw_openat2_magic_link(void)
+{
+	struct open_how how = { .flags = O_RDONLY,
+				.resolve = RESOLVE_NO_XDEV };
+
+	return kernel_openat2(PROC_FD_DIR_FD, "7", &how, sizeof(how));
+}
+
 static long chmod_file(void)
 {
 	return fchmodat(TOP_FD, "sub/file", 0600, AT_SYMLINK_NOFOLLOW);
@@ -106,6 +137,17 @@ static long raw_chmod_file(void)
 	return raw_fchmodat2(TOP_FD, "sub/file", 0600, AT_SYMLINK_NOFOLLOW);
 }
 
+/* A FIFO has no way but /proc: it is never opened (fchmodat(3)). */
+static long chmod_fifo(void)
+{
+	return fchmodat(TOP_FD, "sub/fifo", 0600, AT_SYMLINK_NOFOLLOW);
+}
+
+static long raw_chmod_fifo(void)
+{
+	return raw_fchmodat2(TOP_FD, "sub/fifo", 0600, AT_SYMLINK_NOFOLLOW);
+}
+
 static long chmod_dir(void)
 {
 	return fchmodat(TOP_FD, "sub", 0700, AT_SYMLINK_NOFOLLOW);
@@ -114,6 +156,19 @@ static long chmod_dir(void)
 static long raw_chmod_dir(void)
 {
 	return raw_fchmodat2(TOP_FD, "sub", 0700, AT_SYMLINK_NOFOLLOW);
+}
+
+/* W_OK of a symlink itself: only a read-only mount refuses it, which the
+ * fallback learns by an O_PATH open of the link (faccessat(3)). */
+static long access_link(void)
+{
+	return faccessat(TOP_FD, "link", W_OK, AT_SYMLINK_NOFOLLOW);
+}
+
+static long raw_access_link(void)
+{
+	return syscall(SYS_faccessat2, TOP_FD, "link", W_OK,
+		       AT_SYMLINK_NOFOLLOW);
 }
 
 static long close_from_top(void)
@@ -157,27 +212,37 @@ static long raw_execveat_program(void)
 		       AT_EMPTY_PATH);
 }
 
-/* The needs are those of openat2(3) ("it cannot hold two"), fchmodat(3)
- * (four with /proc, three without) and fexecve(3) (one to look into an
- * O_PATH close-on-exec file, which needs /proc to be run at all);
- * close_range and closefrom always finish. */
+/* The needs are those of openat2(3) ("it cannot hold two", four for a
+ * magic link it opens again through /proc), faccessat(3) (one, for a
+ * symlink's own W_OK), fchmodat(3)
+ * (four with /proc, three without; a FIFO has no way without /proc, and
+ * needs two fds to find that out: its own O_PATH one, and one to look
+ * for /proc with) and fexecve(3) (one to look into an O_PATH close-on-exec
+ * file, which needs /proc to be run at all); close_range and closefrom
+ * always finish. */
 static const struct limit_case cases[] = {
 	{ "openat2_beneath_through_dotdot", OPENAT2, openat2_beneath,
-	  raw_openat2_beneath, 2, 2, true, false, 0 },
+	  raw_openat2_beneath, 2, 2, true, false, 0, 0 },
 	{ "openat2_in_root_through_a_symlink", OPENAT2, openat2_in_root_link,
-	  raw_openat2_in_root_link, 2, 2, true, false, 0 },
+	  raw_openat2_in_root_link, 2, 2, true, false, 0, 0 },
+	{ "openat2_procfs_magic_link", OPENAT2, openat2_magic_link,
+	  raw_openat2_magic_link, 4, 2, true, false, 0, ENOENT },
 	{ "fchmodat_nofollow_file", FCHMODAT2, chmod_file, raw_chmod_file, 4,
-	  3, false, false, 0 },
+	  3, false, false, 0, 0 },
 	{ "fchmodat_nofollow_directory", FCHMODAT2, chmod_dir, raw_chmod_dir,
-	  4, 3, false, false, 0 },
+	  4, 3, false, false, 0, 0 },
+	{ "fchmodat_nofollow_fifo", FCHMODAT2, chmod_fifo, raw_chmod_fifo, 4,
+	  2, false, false, 0, EOPNOTSUPP },
+	{ "faccessat_symlink_w_ok", FACCESSAT2, access_link, raw_access_link,
+	  1, 1, false, false, 0, 0 },
 	{ "close_range_from_3", CLOSE_RANGE, close_from_top,
-	  raw_close_from_top, 0, 0, false, true, 0 },
+	  raw_close_from_top, 0, 0, false, true, 0, 0 },
 	{ "closefrom_3", CLOSE_RANGE, closefrom_top, raw_close_from_top, 0,
-	  0, false, true, 0 },
+	  0, false, true, 0, 0 },
 	{ "fexecve_o_path_cloexec_script", EXECVEAT, fexecve_script,
-	  raw_execveat_script, 1, 0, false, false, ENOENT },
+	  raw_execveat_script, 1, 0, false, false, ENOENT, ENOSYS },
 	{ "fexecve_o_path_program", EXECVEAT, fexecve_program,
-	  raw_execveat_program, 0, 0, false, false, RAN },
+	  raw_execveat_program, 0, 0, false, false, RAN, ENOSYS },
 };
 
 #define CASE_COUNT (sizeof(cases) / sizeof(cases[0]))
@@ -206,6 +271,9 @@ static bool kernel_has(enum refused call)
 		return close_range_refusal() == 0;
 	case EXECVEAT:
 		return execveat_refusal() == 0;
+	case FACCESSAT2:
+		return refusal_of(syscall(SYS_faccessat2, AT_FDCWD, "", 0,
+					  0x40000000)) == 0;
 	}
 	return true;
 }
@@ -221,6 +289,8 @@ static int refuse(enum refused call)
 		return block_close_range(ENOSYS);
 	case EXECVEAT:
 		return block_execveat(ENOSYS);
+	case FACCESSAT2:
+		return refuse_call(SYS_faccessat2, ENOSYS);
 	}
 	return EINVAL;
 }
@@ -236,6 +306,12 @@ static int open_fixture(void)
 	if (open(top, O_PATH | O_DIRECTORY) != TOP_FD ||
 	    open(path, O_PATH | O_CLOEXEC) != SCRIPT_FD ||
 	    open(program, O_PATH) != PROGRAM_FD)
+		return -1;
+	if (open("/proc/self/fd", O_PATH | O_DIRECTORY) != PROC_FD_DIR_FD &&
+	    open(top, O_PATH | O_DIRECTORY) != PROC_FD_DIR_FD)
+		return -1;
+	if (open("/proc/self/status", O_PATH) != PROC_FILE_FD &&
+	    open(top, O_PATH | O_DIRECTORY) != PROC_FILE_FD)
 		return -1;
 	return 0;
 }
@@ -331,8 +407,8 @@ static void verdict(bool ok, const char *name, const char *side,
 
 /*
  * The answer a side must give: the case's meaning (EMFILE for an opening
- * call with no fd free; fexecve without execveat or /proc: ENOSYS), or,
- * for the library only, EMFILE where fewer fds are free than its man page
+ * call with no fd free; without /proc, the case's answer there), or, for
+ * the library only, EMFILE where fewer fds are free than its man page
  * says it needs.
  */
 static void judge(const struct limit_case *c, const char *side,
@@ -343,8 +419,8 @@ static void judge(const struct limit_case *c, const char *side,
 	bool answer_ok;
 	char detail[200];
 
-	if (c->refused == EXECVEAT && no_proc)
-		meant = ENOSYS;
+	if (no_proc && c->without_proc != 0)
+		meant = c->without_proc;
 	may_need = may_need && free_fds < need;
 	answer_ok = o.answer == meant || (may_need && o.answer == EMFILE);
 	if (!o.made) {
@@ -373,6 +449,7 @@ static void make_fixture(void)
 	int fd;
 
 	if (mkdtemp(top) == NULL || chdir(top) != 0 || mkdir("sub", 0755) != 0 ||
+	    mkfifo("sub/fifo", 0644) != 0 ||
 	    (fd = open("sub/file", O_WRONLY | O_CREAT, 0644)) < 0 ||
 	    close(fd) != 0 || symlink("/sub/file", "link") != 0 ||
 	    (fd = open("script", O_WRONLY | O_CREAT, 0755)) < 0 ||
@@ -387,6 +464,7 @@ static void remove_fixture(void)
 {
 	if (chdir(top) == 0) {
 		unlink("sub/file");
+		unlink("sub/fifo");
 		rmdir("sub");
 		unlink("link");
 		unlink("script");

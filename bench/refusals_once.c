@@ -1,0 +1,141 @@
+/*
+ * The subject of count-refused-calls.sh: for every call of the library
+ * that has a fallback, in a child of its own where a seccomp filter
+ * refuses its system call (ENOSYS, then EPERM), 100 calls of it between
+ * marks written to fd -1, each checked to have answered as the fallback
+ * must. strace then counts the refused system calls between the marks.
+ *
+ *   refusals-once
+ *
+ * The questions are ones the fallback answers by itself (/proc is there):
+ * openat2 of a file beneath a directory, inroot_open of a file in a root,
+ * fchmodat of a file with AT_SYMLINK_NOFOLLOW, faccessat with AT_EACCESS
+ * (as root, whose IDs are all the same: no child), close_range of a
+ * number no fd has, and fexecve of a file no one may execute, whose /proc
+ * exec fails EACCES.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "execveat.h"
+#include "inroot.h"
+#include "refuse_call.h"
+
+#define CALLS 100
+#define MARK(text) (void)!write(-1, text, strlen(text))
+
+static int dirfd_under_test;
+static char *no_args[] = { "refusals-once", NULL };
+static char *no_env[] = { NULL };
+
+/* One call; 1 where it answered as it must. */
+static int call_openat2(void)
+{
+	struct open_how how = { O_RDONLY | O_CLOEXEC, 0, RESOLVE_BENEATH };
+	int fd = openat2(dirfd_under_test, "file", &how, sizeof(how));
+
+	return fd >= 0 && close(fd) == 0;
+}
+
+static int call_inroot_open(void)
+{
+	int fd = inroot_open(dirfd_under_test, "file", O_RDONLY | O_CLOEXEC);
+
+	return fd >= 0 && close(fd) == 0;
+}
+
+static int call_fchmodat(void)
+{
+	return fchmodat(dirfd_under_test, "file", 0600,
+			AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+static int call_faccessat(void)
+{
+	return faccessat(dirfd_under_test, "file", R_OK, AT_EACCESS) == 0;
+}
+
+static int call_close_range(void)
+{
+	return close_range(1000, 1000, 0) == 0;
+}
+
+static int call_fexecve(void)
+{
+	int fd = openat(dirfd_under_test, "file", O_PATH | O_CLOEXEC);
+	int ok = fd >= 0 && fexecve(fd, no_args, no_env) == -1 &&
+		 errno == EACCES;
+
+	return fd >= 0 && close(fd) == 0 && ok;
+}
+
+static const struct {
+	const char *name;
+	long nr;
+	int (*call)(void);
+} calls[] = {
+	{ "openat2", 437, call_openat2 },
+	{ "inroot_open", 437, call_inroot_open },
+	{ "fchmodat", 452, call_fchmodat },
+	{ "faccessat", 439, call_faccessat },
+	{ "close_range", 436, call_close_range },
+	{ "fexecve", SYS_execveat, call_fexecve },
+};
+
+/* In a child: the call refused with err, then CALLS calls between
+ * marks. 0 when every one answered as it must. */
+static int refused_calls(size_t c, int err)
+{
+	char mark[128];
+	int ok = 1;
+
+	if (refuse_call(calls[c].nr, err) != 0)
+		return 2;
+	snprintf(mark, sizeof(mark), "refusals-once: %s %s", calls[c].name,
+		 err == ENOSYS ? "ENOSYS" : "EPERM");
+	MARK(mark);
+	for (int i = 0; i < CALLS; i++)
+		ok &= calls[c].call();
+	MARK("refusals-once: end");
+	return ok ? 0 : 1;
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/refusals-once.XXXXXX";
+	int fd, failed = 0;
+
+	if (mkdtemp(dir) == NULL ||
+	    (dirfd_under_test = open(dir, O_DIRECTORY | O_RDONLY)) < 0 ||
+	    (fd = openat(dirfd_under_test, "file", O_CREAT | O_WRONLY,
+			 0644)) < 0 || close(fd) != 0)
+		return 2;
+	for (size_t c = 0; c < sizeof(calls) / sizeof(calls[0]); c++) {
+		for (int e = 0; e < 2; e++) {
+			int err = e == 0 ? ENOSYS : EPERM, status = -1;
+			pid_t pid = fork();
+
+			if (pid == 0)
+				_exit(refused_calls(c, err));
+			if (pid < 0 || waitpid(pid, &status, 0) != pid ||
+			    !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+				fprintf(stderr, "refusals-once: %s refused %s: "
+					"%s\n", calls[c].name, strerror(err),
+					WIFEXITED(status) &&
+							WEXITSTATUS(status) == 2 ?
+						"no filter" : "a wrong answer");
+				failed = 1;
+			}
+		}
+	}
+	unlinkat(dirfd_under_test, "file", 0);
+	rmdir(dir);
+	return failed;
+}
