@@ -123,3 +123,15 @@ void libexecveat_release_parent(struct held_parent *p)
 {
 	sys_close(p->fd);
 }
+
+int libexecveat_parent_searchable(const struct held_parent *p)
+{
+	struct stat st;
+
+	/* The lookup of "." in a directory is the kernel's may_lookup of
+	 * it, and nothing more. */
+	if (p->kind == LAST_IS_ROOT ||
+	    sys_fstatat(p->fd, ".", &st, AT_SYMLINK_NOFOLLOW) == 0)
+		return 0;
+	return -errno;
+}

@@ -61,6 +61,16 @@ int libexecveat_hold_parent(int root, const char *path,
 			    struct held_parent *p);
 void libexecveat_release_parent(struct held_parent *p);
 
+/*
+ * The search permission on the directory held, which the kernel's lookup
+ * of a parent checks before it reads the last name ("x", ".", ".."; a
+ * path of slashes only has none to read): 0, or -errno (EACCES). The *at
+ * call on the name checks it again; an operation on two paths asks it
+ * where the second path fails first, since the kernel walks the first
+ * one whole before it reads the second.
+ */
+int libexecveat_parent_searchable(const struct held_parent *p);
+
 /* The public entries' last word: r as it is, or -1 with errno = -r. */
 static inline int answer(int r)
 {

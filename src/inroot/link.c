@@ -4,8 +4,8 @@
  * renameat2 on the two directories held.
  *
  * As the kernel's calls do, the source is walked (and for linkat looked
- * up) before the other name is even read; renameat2's flags are judged
- * before both.
+ * up) before the other name is even read, search permission on its last
+ * directory included; renameat2's flags are judged before both.
  */
 #define _GNU_SOURCE /* O_PATH */
 #include <sys/stat.h>
@@ -101,7 +101,11 @@ EXECVEAT_EXPORT int inroot_rename(int root, const char *src, const char *dst,
 	if (r != 0)
 		return answer(r);
 	r = libexecveat_hold_parent(root, dst, &to);
-	if (r == 0) {
+	if (r != 0) {
+		int searched = libexecveat_parent_searchable(&from);
+
+		r = searched != 0 ? searched : r;
+	} else {
 		/* "." for a last "/" too: renameat2 says EBUSY to both. */
 		r = call_result((int)syscall(SYS_renameat2, (long)from.fd,
 					     from.name, (long)to.fd, to.name,

@@ -12,10 +12,12 @@
  *
  * answers: a table of calls. Each runs twice on fresh copies of one tree,
  *   through the library in a forked child (the world made there), and as
- *   the kernel's call in a child chrooted to the copy; the two must give
- *   the same result and errno, the same file for an fd, the same link
- *   text, and leave the two copies alike, outside the root included
- *   (every tree has a victim beside its root that hostile links name).
+ *   the kernel's call in a child chrooted to the copy, as root or, where
+ *   the row says so, as uid and gid 65534; the two must give the same
+ *   result and errno, the same file for an fd, with the same access
+ *   mode, the same link text, and leave the two copies alike, outside
+ *   the root included (every tree has a victim beside its root that
+ *   hostile links name).
  * reopen: inroot_reopen gives a new fd of the same file with the flags
  *   asked: through O_EMPTYPATH where the kernel has it (Linux 7.2), a
  *   directory's ".", or a proven /proc; with /proc hidden, a regular file
@@ -31,6 +33,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -59,16 +62,27 @@ struct row {
 	const char *path;
 	const char *other; /* symlink's text, hardlink's and rename's other */
 	int arg;	   /* open flags, rename flags, readlink size */
+	mode_t mode;	   /* creat's, where not 0640 */
+	bool nobody;	   /* asked as uid and gid 65534, not as root */
 };
 
 /* The tree: root/ and, beside it, outside/victim, which the hostile links
  * name and which nothing may touch. */
 static const char *const tree_dirs[] = {
 	"root", "outside", "root/dir", "root/dir/sub", "root/empty",
-	"root/tree", "root/tree/a", "root/tree/a/b",
+	"root/tree", "root/tree/a", "root/tree/a/b", "root/shut",
 };
 static const char *const tree_files[] = {
 	"outside/victim", "root/file", "root/dir/file", "root/tree/a/b/c",
+	"root/shut/x",
+};
+/* Directories that uid 65534 may not enter, their modes set once the
+ * tree is made. */
+static const struct {
+	const char *path;
+	mode_t mode;
+} tree_modes[] = {
+	{ "root/shut", 0 },
 };
 static const char *const tree_links[][2] = {
 	{ "root/link_dir", "dir" },
@@ -86,97 +100,103 @@ static const char *const tree_links[][2] = {
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 static const struct row rows[] = {
-	{ OP_RESOLVE, "file", NULL, 0 },
-	{ OP_RESOLVE, "link_dir/file", NULL, 0 },
-	{ OP_RESOLVE, "up/file", NULL, 0 },
-	{ OP_RESOLVE, "escape_dir/outside/victim", NULL, 0 },
-	{ OP_RESOLVE, "escape_abs", NULL, 0 },
-	{ OP_RESOLVE, "../../outside/victim", NULL, 0 },
-	{ OP_RESOLVE, "/../dir/./sub/..", NULL, 0 },
-	{ OP_RESOLVE, "loop", NULL, 0 },
-	{ OP_RESOLVE, "file/", NULL, 0 },
-	{ OP_RESOLVE, "", NULL, 0 },
-	{ OP_RESOLVE_NOFOLLOW, "link_file", NULL, 0 },
-	{ OP_RESOLVE_NOFOLLOW, "tree/a/l/file", NULL, 0 },
-	{ OP_OPEN, "link_file", NULL, O_RDONLY },
-	{ OP_OPEN, "link_file", NULL, O_RDONLY | O_NOFOLLOW },
-	{ OP_OPEN, "link_dir", NULL, O_RDONLY | O_NOFOLLOW | O_DIRECTORY },
-	{ OP_OPEN, "tree/a/updir/dir", NULL, O_RDONLY | O_DIRECTORY },
-	{ OP_OPEN, "file", NULL, O_WRONLY | O_APPEND },
-	{ OP_CREAT, "dir/new", NULL, O_WRONLY },
-	{ OP_CREAT, "escape", NULL, O_WRONLY },
-	{ OP_CREAT, "dangling", NULL, O_WRONLY },
-	{ OP_CREAT, "dangling", NULL, O_WRONLY | O_NOFOLLOW },
-	{ OP_CREAT, "link_file", NULL, O_WRONLY | O_EXCL },
-	{ OP_CREAT, "up/../new", NULL, O_RDWR },
-	{ OP_MKDIR, "dir/new", NULL, 0 },
-	{ OP_MKDIR, "dir/new/", NULL, 0 },
-	{ OP_MKDIR, "escape_dir/x", NULL, 0 },
-	{ OP_MKDIR, "up/x", NULL, 0 },
-	{ OP_MKDIR, "dir/..", NULL, 0 },
-	{ OP_MKDIR, "/", NULL, 0 },
-	{ OP_MKDIR, "dangling", NULL, 0 },
-	{ OP_MKDIR, "file/x", NULL, 0 },
-	{ OP_MKDIR_ALL, "dir/sub/x/y/z", NULL, 0 },
-	{ OP_MKDIR_ALL, "up/a/../b/c", NULL, 0 },
-	{ OP_MKDIR_ALL, "tree/a/l/new/deeper", NULL, 0 },
-	{ OP_MKDIR_ALL, "escape_dir/outside/x", NULL, 0 },
-	{ OP_MKDIR_ALL, "dangling/x", NULL, 0 },
-	{ OP_MKDIR_ALL, "file/x", NULL, 0 },
-	{ OP_MKDIR_ALL, "link_file/x", NULL, 0 },
-	{ OP_MKDIR_ALL, "dir", NULL, 0 },
-	{ OP_MKNOD, "dir/fifo", NULL, S_IFIFO | 0600 },
-	{ OP_MKNOD, "escape", NULL, S_IFIFO | 0600 },
-	{ OP_MKNOD, "up/node", NULL, S_IFREG | 0600 },
-	{ OP_SYMLINK, "dir/new_link", "/outside/victim", 0 },
-	{ OP_SYMLINK, "escape_dir/outside/l", "x", 0 },
-	{ OP_SYMLINK, "dangling", "x", 0 },
-	{ OP_SYMLINK, "dir/x/", "x", 0 },
-	{ OP_HARDLINK, "dir/hard", "file", 0 },
-	{ OP_HARDLINK, "dir/hard", "escape_abs", 0 },
-	{ OP_HARDLINK, "dir/hard", "escape_dir/outside/victim", 0 },
-	{ OP_HARDLINK, "up/hard", "link_file", 0 },
-	{ OP_HARDLINK, "dir/hard", "dir", 0 },
-	{ OP_HARDLINK, "dir/hard", "dir/..", 0 },
-	{ OP_HARDLINK, "dir/hard", "link_dir/", 0 },
-	{ OP_RENAME, "file", "dir/moved", 0 },
-	{ OP_RENAME, "escape", "up/moved", 0 },
-	{ OP_RENAME, "dir/file", "escape_dir/outside/victim", 0 },
-	{ OP_RENAME, "tree/a", "up/tree/a/b/into_itself", 0 },
-	{ OP_RENAME, "file", "dir/file", RENAME_NOREPLACE },
-	{ OP_RENAME, "file", "dir/file", RENAME_EXCHANGE },
-	{ OP_RENAME, "file", "link_dir/file", RENAME_EXCHANGE },
-	{ OP_RENAME, "dir/.", "x", 0 },
-	{ OP_RENAME, "/", "x", 0 },
-	{ OP_UNLINK, "link_dir", NULL, 0 },
-	{ OP_UNLINK, "link_dir/", NULL, 0 },
-	{ OP_UNLINK, "escape_abs", NULL, 0 },
-	{ OP_UNLINK, "escape_dir/outside/victim", NULL, 0 },
-	{ OP_UNLINK, "up/file", NULL, 0 },
-	{ OP_UNLINK, "dir", NULL, 0 },
-	{ OP_UNLINK, "file/", NULL, 0 },
-	{ OP_RMDIR, "empty", NULL, 0 },
-	{ OP_RMDIR, "empty/", NULL, 0 },
-	{ OP_RMDIR, "dir", NULL, 0 },
-	{ OP_RMDIR, "link_dir/", NULL, 0 },
-	{ OP_RMDIR, "empty/.", NULL, 0 },
-	{ OP_RMDIR, "dir/..", NULL, 0 },
-	{ OP_RMDIR, "/", NULL, 0 },
-	{ OP_REMOVE_ALL, "tree", NULL, 0 },
-	{ OP_REMOVE_ALL, "tree/a/l", NULL, 0 },
-	{ OP_REMOVE_ALL, "link_dir", NULL, 0 },
-	{ OP_REMOVE_ALL, "escape_dir/outside", NULL, 0 },
-	{ OP_REMOVE_ALL, "up/tree/a/b", NULL, 0 },
-	{ OP_REMOVE_ALL, "nothing/at/all", NULL, 0 },
-	{ OP_REMOVE_ALL, "file/x", NULL, 0 },
-	{ OP_READLINK, "escape_abs", NULL, 64 },
-	{ OP_READLINK, "escape_abs", NULL, 4 },
-	{ OP_READLINK, "up/tree/a/l", NULL, 64 },
-	{ OP_READLINK, "file", NULL, 64 },
-	{ OP_READLINK, "link_dir/", NULL, 64 },
-	{ OP_READLINK, "tree/a/l/", NULL, 64 },
-	{ OP_READLINK, "dir/..", NULL, 64 },
-	{ OP_READLINK, "nothing", NULL, 64 },
+	{ OP_RESOLVE, "file", NULL, 0, 0, false },
+	{ OP_RESOLVE, "link_dir/file", NULL, 0, 0, false },
+	{ OP_RESOLVE, "up/file", NULL, 0, 0, false },
+	{ OP_RESOLVE, "escape_dir/outside/victim", NULL, 0, 0, false },
+	{ OP_RESOLVE, "escape_abs", NULL, 0, 0, false },
+	{ OP_RESOLVE, "../../outside/victim", NULL, 0, 0, false },
+	{ OP_RESOLVE, "/../dir/./sub/..", NULL, 0, 0, false },
+	{ OP_RESOLVE, "loop", NULL, 0, 0, false },
+	{ OP_RESOLVE, "file/", NULL, 0, 0, false },
+	{ OP_RESOLVE, "", NULL, 0, 0, false },
+	{ OP_RESOLVE_NOFOLLOW, "link_file", NULL, 0, 0, false },
+	{ OP_RESOLVE_NOFOLLOW, "tree/a/l/file", NULL, 0, 0, false },
+	{ OP_OPEN, "link_file", NULL, O_RDONLY, 0, false },
+	{ OP_OPEN, "link_file", NULL, O_RDONLY | O_NOFOLLOW, 0, false },
+	{ OP_OPEN, "link_dir", NULL, O_RDONLY | O_NOFOLLOW | O_DIRECTORY, 0, false },
+	{ OP_OPEN, "tree/a/updir/dir", NULL, O_RDONLY | O_DIRECTORY, 0, false },
+	{ OP_OPEN, "file", NULL, O_WRONLY | O_APPEND, 0, false },
+	{ OP_CREAT, "dir/new", NULL, O_WRONLY, 0, false },
+	{ OP_CREAT, "escape", NULL, O_WRONLY, 0, false },
+	{ OP_CREAT, "dangling", NULL, O_WRONLY, 0, false },
+	{ OP_CREAT, "dangling", NULL, O_WRONLY | O_NOFOLLOW, 0, false },
+	{ OP_CREAT, "link_file", NULL, O_WRONLY | O_EXCL, 0, false },
+	{ OP_CREAT, "up/../new", NULL, O_RDWR, 0, false },
+	{ OP_MKDIR, "dir/new", NULL, 0, 0, false },
+	{ OP_MKDIR, "dir/new/", NULL, 0, 0, false },
+	{ OP_MKDIR, "escape_dir/x", NULL, 0, 0, false },
+	{ OP_MKDIR, "up/x", NULL, 0, 0, false },
+	{ OP_MKDIR, "dir/..", NULL, 0, 0, false },
+	{ OP_MKDIR, "/", NULL, 0, 0, false },
+	{ OP_MKDIR, "dangling", NULL, 0, 0, false },
+	{ OP_MKDIR, "file/x", NULL, 0, 0, false },
+	{ OP_MKDIR_ALL, "dir/sub/x/y/z", NULL, 0, 0, false },
+	{ OP_MKDIR_ALL, "up/a/../b/c", NULL, 0, 0, false },
+	{ OP_MKDIR_ALL, "tree/a/l/new/deeper", NULL, 0, 0, false },
+	{ OP_MKDIR_ALL, "escape_dir/outside/x", NULL, 0, 0, false },
+	{ OP_MKDIR_ALL, "dangling/x", NULL, 0, 0, false },
+	{ OP_MKDIR_ALL, "file/x", NULL, 0, 0, false },
+	{ OP_MKDIR_ALL, "link_file/x", NULL, 0, 0, false },
+	{ OP_MKDIR_ALL, "dir", NULL, 0, 0, false },
+	{ OP_MKNOD, "dir/fifo", NULL, S_IFIFO | 0600, 0, false },
+	{ OP_MKNOD, "escape", NULL, S_IFIFO | 0600, 0, false },
+	{ OP_MKNOD, "up/node", NULL, S_IFREG | 0600, 0, false },
+	{ OP_SYMLINK, "dir/new_link", "/outside/victim", 0, 0, false },
+	{ OP_SYMLINK, "escape_dir/outside/l", "x", 0, 0, false },
+	{ OP_SYMLINK, "dangling", "x", 0, 0, false },
+	{ OP_SYMLINK, "dir/x/", "x", 0, 0, false },
+	{ OP_HARDLINK, "dir/hard", "file", 0, 0, false },
+	{ OP_HARDLINK, "dir/hard", "escape_abs", 0, 0, false },
+	{ OP_HARDLINK, "dir/hard", "escape_dir/outside/victim", 0, 0, false },
+	{ OP_HARDLINK, "up/hard", "link_file", 0, 0, false },
+	{ OP_HARDLINK, "dir/hard", "dir", 0, 0, false },
+	{ OP_HARDLINK, "dir/hard", "dir/..", 0, 0, false },
+	{ OP_HARDLINK, "dir/hard", "link_dir/", 0, 0, false },
+	{ OP_RENAME, "file", "dir/moved", 0, 0, false },
+	{ OP_RENAME, "escape", "up/moved", 0, 0, false },
+	{ OP_RENAME, "dir/file", "escape_dir/outside/victim", 0, 0, false },
+	{ OP_RENAME, "tree/a", "up/tree/a/b/into_itself", 0, 0, false },
+	{ OP_RENAME, "file", "dir/file", RENAME_NOREPLACE, 0, false },
+	{ OP_RENAME, "file", "dir/file", RENAME_EXCHANGE, 0, false },
+	{ OP_RENAME, "file", "link_dir/file", RENAME_EXCHANGE, 0, false },
+	{ OP_RENAME, "dir/.", "x", 0, 0, false },
+	{ OP_RENAME, "/", "x", 0, 0, false },
+	/* Search permission on the old name's directory is checked before
+	 * the new name is looked at. */
+	{ OP_RENAME, "shut/x", "nowhere/y", 0, 0, true },
+	{ OP_RENAME, "shut/.", "nowhere/y", 0, 0, true },
+	{ OP_RENAME, "shut/x", "file/y", 0, 0, true },
+	{ OP_RENAME, "dir/file", "nowhere/y", 0, 0, true },
+	{ OP_UNLINK, "link_dir", NULL, 0, 0, false },
+	{ OP_UNLINK, "link_dir/", NULL, 0, 0, false },
+	{ OP_UNLINK, "escape_abs", NULL, 0, 0, false },
+	{ OP_UNLINK, "escape_dir/outside/victim", NULL, 0, 0, false },
+	{ OP_UNLINK, "up/file", NULL, 0, 0, false },
+	{ OP_UNLINK, "dir", NULL, 0, 0, false },
+	{ OP_UNLINK, "file/", NULL, 0, 0, false },
+	{ OP_RMDIR, "empty", NULL, 0, 0, false },
+	{ OP_RMDIR, "empty/", NULL, 0, 0, false },
+	{ OP_RMDIR, "dir", NULL, 0, 0, false },
+	{ OP_RMDIR, "link_dir/", NULL, 0, 0, false },
+	{ OP_RMDIR, "empty/.", NULL, 0, 0, false },
+	{ OP_RMDIR, "dir/..", NULL, 0, 0, false },
+	{ OP_RMDIR, "/", NULL, 0, 0, false },
+	{ OP_REMOVE_ALL, "tree", NULL, 0, 0, false },
+	{ OP_REMOVE_ALL, "tree/a/l", NULL, 0, 0, false },
+	{ OP_REMOVE_ALL, "link_dir", NULL, 0, 0, false },
+	{ OP_REMOVE_ALL, "escape_dir/outside", NULL, 0, 0, false },
+	{ OP_REMOVE_ALL, "up/tree/a/b", NULL, 0, 0, false },
+	{ OP_REMOVE_ALL, "nothing/at/all", NULL, 0, 0, false },
+	{ OP_REMOVE_ALL, "file/x", NULL, 0, 0, false },
+	{ OP_READLINK, "escape_abs", NULL, 64, 0, false },
+	{ OP_READLINK, "escape_abs", NULL, 4, 0, false },
+	{ OP_READLINK, "up/tree/a/l", NULL, 64, 0, false },
+	{ OP_READLINK, "file", NULL, 64, 0, false },
+	{ OP_READLINK, "link_dir/", NULL, 64, 0, false },
+	{ OP_READLINK, "tree/a/l/", NULL, 64, 0, false },
+	{ OP_READLINK, "dir/..", NULL, 64, 0, false },
+	{ OP_READLINK, "nothing", NULL, 64, 0, false },
 };
 
 /* What a call answered, as a child reports it through a pipe. */
@@ -211,6 +231,11 @@ static int make_tree(const char *at)
 	for (size_t i = 0; i < N(tree_links); i++) {
 		snprintf(path, sizeof path, "%s/%s", at, tree_links[i][0]);
 		if (symlink(tree_links[i][1], path) != 0)
+			return -1;
+	}
+	for (size_t i = 0; i < N(tree_modes); i++) {
+		snprintf(path, sizeof path, "%s/%s", at, tree_modes[i].path);
+		if (chmod(path, tree_modes[i].mode) != 0)
 			return -1;
 	}
 	snprintf(path, sizeof path, "%s/root/fifo", at);
@@ -324,7 +349,8 @@ static void describe_fd(int fd, const char *root, struct outcome *o)
 static struct inroot_call call_of(const struct row *r, char *text, size_t size)
 {
 	mode_t mode = r->op == OP_MKNOD ? (mode_t)r->arg :
-		      r->op == OP_CREAT ? 0640 : 0750;
+		      r->op == OP_CREAT ? (r->mode != 0 ? r->mode : 0640) :
+					  0750;
 
 	return (struct inroot_call){ .op = r->op, .path = r->path,
 				     .other = r->other, .flags = r->arg,
@@ -391,8 +417,17 @@ static int make_world(enum world w)
 
 #define NOT_MADE (-2)
 
-/* Runs one side in a child: the library in world w (w < WORLDS), or the
- * kernel in a chroot (w == WORLDS). */
+/* This process as uid and gid 65534, with no groups: 0, or -1. */
+static int become_nobody(void)
+{
+	return setgroups(0, NULL) == 0 && setresgid(65534, 65534, 65534) == 0 &&
+			       setresuid(65534, 65534, 65534) == 0 ?
+		       0 :
+		       -1;
+}
+
+/* Runs one side in a child, as the row's user: the library in world w
+ * (w < WORLDS), or the kernel in a chroot (w == WORLDS). */
 static int run_side(const struct row *r, int w, const char *at,
 		    struct outcome *o)
 {
@@ -408,7 +443,8 @@ static int run_side(const struct row *r, int w, const char *at,
 		close(fds[0]);
 		snprintf(root, sizeof root, "%s/root", at);
 		if (w == WORLDS) {
-			if (chroot(root) != 0 || chdir("/") != 0)
+			if (chroot(root) != 0 || chdir("/") != 0 ||
+			    (r->nobody && become_nobody() != 0))
 				_exit(3);
 			record(r, kernel_call(r, o), "/", o);
 		} else {
@@ -416,6 +452,8 @@ static int run_side(const struct row *r, int w, const char *at,
 
 			if (make_world((enum world)w) != 0)
 				_exit(2);
+			if (r->nobody && become_nobody() != 0)
+				_exit(3);
 			record(r, library_call(r, dir, o), root, o);
 		}
 		_exit(write(fds[1], o, sizeof *o) == sizeof *o ? 0 : 3);
@@ -445,18 +483,33 @@ static bool world_not_made[WORLDS];
 static bool trees_made;
 static char pristine_tree[16384];
 
+/* " flags 0101" for an open's or creat's row, else "". */
+static const char *open_flags_text(const struct row *r, char *buf,
+				   size_t size)
+{
+	buf[0] = '\0';
+	if (r->op == OP_OPEN || r->op == OP_CREAT)
+		snprintf(buf, size, " flags %#o", (unsigned)r->arg);
+	if (r->mode != 0)
+		snprintf(buf + strlen(buf), size - strlen(buf), " mode %#o",
+			 (unsigned)r->mode);
+	return buf;
+}
+
 static void check_row(const struct row *r, enum world w)
 {
 	static char lib_tree[16384], jail_tree[16384];
 	char lib_at[sizeof top + 8], jail_at[sizeof top + 8], name[256];
-	char detail[1024], a[300], b[300];
+	char detail[1024], a[300], b[300], flags[64];
 	struct outcome lib, kernel;
 	bool same;
 
 	snprintf(lib_at, sizeof lib_at, "%s/lib", top);
 	snprintf(jail_at, sizeof jail_at, "%s/jail", top);
-	snprintf(name, sizeof name, "%s %s%s%s", inroot_op_name(r->op), r->path,
-		 r->other ? " " : "", r->other ? r->other : "");
+	snprintf(name, sizeof name, "%s %s%s%s%s%s", inroot_op_name(r->op),
+		 r->path, r->other ? " " : "", r->other ? r->other : "",
+		 open_flags_text(r, flags, sizeof flags),
+		 r->nobody ? " as uid 65534" : "");
 	if (!trees_made) {
 		if (make_tree(lib_at) != 0 || make_tree(jail_at) != 0) {
 			verdict(false, name, world_names[w],
