@@ -71,6 +71,7 @@ struct row {
 static const char *const tree_dirs[] = {
 	"root", "outside", "root/dir", "root/dir/sub", "root/empty",
 	"root/tree", "root/tree/a", "root/tree/a/b", "root/shut",
+	"root/private",
 };
 static const char *const tree_files[] = {
 	"outside/victim", "root/file", "root/dir/file", "root/tree/a/b/c",
@@ -83,6 +84,7 @@ static const struct {
 	mode_t mode;
 } tree_modes[] = {
 	{ "root/shut", 0 },
+	{ "root/private", 0700 },
 };
 static const char *const tree_links[][2] = {
 	{ "root/link_dir", "dir" },
@@ -96,6 +98,7 @@ static const char *const tree_links[][2] = {
 	{ "root/loop", "loop" },
 	{ "root/tree/a/l", "/dir" },
 	{ "root/tree/a/updir", "../../.." },
+	{ "root/link_private", "private" },
 };
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -153,6 +156,12 @@ static const struct row rows[] = {
 	{ OP_HARDLINK, "dir/hard", "dir", 0, 0, false },
 	{ OP_HARDLINK, "dir/hard", "dir/..", 0, 0, false },
 	{ OP_HARDLINK, "dir/hard", "link_dir/", 0, 0, false },
+	/* A directory named with a slash, which the caller may not search:
+	 * the kernel looks it up in its parent, and nothing inside it. */
+	{ OP_HARDLINK, "c", "private/", 0, 0, true },
+	{ OP_HARDLINK, "/", "private/", 0, 0, true },
+	{ OP_HARDLINK, "c", "link_private/", 0, 0, true },
+	{ OP_HARDLINK, "c", "private/.", 0, 0, true },
 	{ OP_RENAME, "file", "dir/moved", 0, 0, false },
 	{ OP_RENAME, "escape", "up/moved", 0, 0, false },
 	{ OP_RENAME, "dir/file", "escape_dir/outside/victim", 0, 0, false },
