@@ -46,12 +46,18 @@ extern "C" {
 int inroot_resolve(int root, const char *path);
 int inroot_resolve_nofollow(int root, const char *path);
 
-/* open(2) of path with flags (O_CREAT and O_TMPFILE need creat). */
+/*
+ * open(2) of path with flags, taken as open(2) takes them: a bit it does
+ * not know is dropped, and beside O_PATH only O_DIRECTORY and O_NOFOLLOW
+ * count. O_CREAT and O_TMPFILE (that O_PATH does not drop) need creat:
+ * EINVAL.
+ */
 int inroot_open(int root, const char *path, int flags);
 
-/* open(2) with O_CREAT added: like the kernel, a last symlink without
- * O_NOFOLLOW is followed, and a dangling one creates its target inside
- * the root. */
+/* open(2) with O_CREAT added, flags and mode taken as open(2) takes
+ * them (the mode's permission bits only): like the kernel, a last
+ * symlink without O_NOFOLLOW is followed, and a dangling one creates its
+ * target inside the root. */
 int inroot_creat(int root, const char *path, int flags, mode_t mode);
 
 /* mkdirat(2) of the last name. */
@@ -104,11 +110,12 @@ ssize_t inroot_readlink(int root, const char *path, char *buf, size_t size);
 
 /*
  * A new fd of fd's file (fd often an O_PATH fd from inroot_resolve),
- * opened with flags as open(2) opens it; never by a name that could now
- * lead elsewhere: through the file itself where the kernel can (Linux
- * 7.2's O_EMPTYPATH; a directory's "."), else through /proc/self/fd
- * once that is proven to be procfs naming the same file. EOPNOTSUPP
- * where neither is there. O_CREAT, O_EXCL and O_TMPFILE get EINVAL.
+ * opened with flags as open(2) opens it (and takes them, as
+ * inroot_open); never by a name that could now lead elsewhere: through
+ * the file itself where the kernel can (Linux 7.2's O_EMPTYPATH; a
+ * directory's "."), else through /proc/self/fd once that is proven to be
+ * procfs naming the same file. EOPNOTSUPP where neither is there.
+ * O_CREAT, O_EXCL and O_TMPFILE (that O_PATH does not drop) get EINVAL.
  */
 int inroot_reopen(int fd, int flags);
 

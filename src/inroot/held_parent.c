@@ -13,20 +13,37 @@
 #define _GNU_SOURCE /* O_PATH */
 #include <string.h>
 
+#include "../empty_path.h"
 #include "in_root.h"
 #include "../null_check.h"
+#include "../open_how_check.h"
 #include "../resolve.h"
 #include "../sys.h"
+
+/* Linux 7.2's O_EMPTYPATH, which its open(2) keeps, where the kernel
+ * has it; asked only of flags with a bit that 6.18 does not know. */
+static uint64_t newer_open_flags(void)
+{
+	return libexecveat_kernel_opens_empty_path() ? O_EMPTYPATH : 0;
+}
+
+struct open_how libexecveat_inroot_how(int flags, unsigned int mode)
+{
+	struct open_how how;
+
+	libexecveat_open_how_of_openat(&how, flags, mode,
+				       newer_open_flags);
+	return how;
+}
 
 int libexecveat_inroot_open(int root, const char *path, int flags,
 			    unsigned int mode)
 {
-	struct open_how how = {
-		.flags = (uint64_t)(unsigned int)flags,
-		.mode = mode,
-		.resolve = INROOT_RESOLVE,
-	};
-	int fd = call_result(libexecveat_openat2(root, path, &how, sizeof how));
+	struct open_how how = libexecveat_inroot_how(flags, mode);
+	int fd;
+
+	how.resolve = INROOT_RESOLVE;
+	fd = call_result(libexecveat_openat2(root, path, &how, sizeof how));
 
 	/* The kernel says EAGAIN to a ".." under RESOLVE_IN_ROOT whenever
 	 * anything on the machine was renamed or mounted meanwhile; the

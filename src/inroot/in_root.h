@@ -11,6 +11,7 @@
 #define EXECVEAT_INROOT_IN_ROOT_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 
@@ -21,9 +22,16 @@
  * of the host through them. */
 #define INROOT_RESOLVE (RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS)
 
-/* path's file opened with flags (and mode, for O_CREAT) inside root, by
- * the library's openat2: the kernel's where it answers, the library's
- * own walk where the call is refused. An fd or -errno. */
+/* flags and mode as open(2) takes them (fs/open.c's build_open_how: bits
+ * the kernel does not know dropped, O_PATH with only the flags O_PATH
+ * takes, the mode only where a file is made): openat2's strict checks
+ * then refuse nothing that open(2) takes. */
+struct open_how libexecveat_inroot_how(int flags, unsigned int mode);
+
+/* path's file opened with flags (and mode, for O_CREAT) inside root, as
+ * libexecveat_inroot_how makes them, by the library's openat2: the
+ * kernel's where it answers, the library's own walk where the call is
+ * refused. An fd or -errno. */
 int libexecveat_inroot_open(int root, const char *path, int flags,
 			    unsigned int mode);
 

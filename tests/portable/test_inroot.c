@@ -66,6 +66,9 @@ struct row {
 	bool nobody;	   /* asked as uid and gid 65534, not as root */
 };
 
+/* A flag bit that no kernel knows: open(2) drops it. */
+#define UNKNOWN_OPEN_FLAG (1 << 30)
+
 /* The tree: root/ and, beside it, outside/victim, which the hostile links
  * name and which nothing may touch. */
 static const char *const tree_dirs[] = {
@@ -120,12 +123,25 @@ static const struct row rows[] = {
 	{ OP_OPEN, "link_dir", NULL, O_RDONLY | O_NOFOLLOW | O_DIRECTORY, 0, false },
 	{ OP_OPEN, "tree/a/updir/dir", NULL, O_RDONLY | O_DIRECTORY, 0, false },
 	{ OP_OPEN, "file", NULL, O_WRONLY | O_APPEND, 0, false },
+	/* What open(2) takes and openat2 refuses: O_PATH keeps only the
+	 * flags it takes, an unknown bit is dropped. */
+	{ OP_OPEN, "file", NULL, O_PATH | O_NOCTTY, 0, false },
+	{ OP_OPEN, "file", NULL, O_PATH | O_NONBLOCK, 0, false },
+	{ OP_OPEN, "file", NULL, O_PATH | O_RDWR, 0, false },
+	{ OP_OPEN, "dir", NULL, O_PATH | O_CREAT, 0, false },
+	{ OP_OPEN, "dir", NULL, O_PATH | O_TMPFILE | O_RDWR, 0, false },
+	{ OP_OPEN, "file", NULL, O_RDONLY | UNKNOWN_OPEN_FLAG, 0, false },
+	{ OP_OPEN, "file", NULL, O_PATH | UNKNOWN_OPEN_FLAG, 0, false },
 	{ OP_CREAT, "dir/new", NULL, O_WRONLY, 0, false },
 	{ OP_CREAT, "escape", NULL, O_WRONLY, 0, false },
 	{ OP_CREAT, "dangling", NULL, O_WRONLY, 0, false },
 	{ OP_CREAT, "dangling", NULL, O_WRONLY | O_NOFOLLOW, 0, false },
 	{ OP_CREAT, "link_file", NULL, O_WRONLY | O_EXCL, 0, false },
 	{ OP_CREAT, "up/../new", NULL, O_RDWR, 0, false },
+	{ OP_CREAT, "dir/new", NULL, O_WRONLY, S_IFREG | 0644, false },
+	{ OP_CREAT, "dir/new", NULL, O_WRONLY | UNKNOWN_OPEN_FLAG, 0600, false },
+	{ OP_CREAT, "dir/new", NULL, O_PATH, 0, false },
+	{ OP_CREAT, "file", NULL, O_PATH | O_RDWR, 0600, false },
 	{ OP_MKDIR, "dir/new", NULL, 0, 0, false },
 	{ OP_MKDIR, "dir/new/", NULL, 0, 0, false },
 	{ OP_MKDIR, "escape_dir/x", NULL, 0, 0, false },
@@ -585,10 +601,37 @@ static void answers(void)
 	}
 }
 
+/* A reopen: of what inroot_resolve finds at path, with flags, as root
+ * or with the effective ids 65534 (nobody). */
+struct reopen_case {
+	const char *what, *path;
+	int flags;
+	bool nobody;
+};
+
+/* The access an fd opened with flags has: open(2) keeps O_PATH alone. */
+static int access_of(int flags)
+{
+	return flags & O_PATH ? O_PATH : flags & O_ACCMODE;
+}
+
+/* This process's effective ids 65534 (on) or back to root (off), the
+ * saved ones kept: 0, or -1. */
+static int effective_nobody(bool on)
+{
+	if (on)
+		return setgroups(0, NULL) == 0 &&
+				       setresgid(-1, 65534, -1) == 0 &&
+				       setresuid(-1, 65534, -1) == 0 ?
+			       0 :
+			       -1;
+	return setresuid(-1, 0, -1) == 0 && setresgid(-1, 0, -1) == 0 ? 0 : -1;
+}
+
 /* One reopen in world w, in a child: the new fd's file and flags, or
- * the errno. */
-static void check_reopen(const char *what, const char *path, int flags,
-			 enum world w, int want_err)
+ * the errno, against want_err (0: the file itself). */
+static void check_reopen(const struct reopen_case *c, enum world w,
+			 int want_err)
 {
 	struct outcome o;
 	char root[PATH_MAX], detail[512], name[256], want[128];
@@ -596,18 +639,24 @@ static void check_reopen(const char *what, const char *path, int flags,
 	pid_t pid;
 
 	snprintf(root, sizeof root, "%s/lib/root", top);
-	snprintf(name, sizeof name, "reopen %s", what);
+	snprintf(name, sizeof name, "reopen %s%s", c->what,
+		 c->nobody ? " as uid 65534" : "");
 	memset(&o, 0, sizeof o);
 	if (pipe(fds) != 0 || (pid = fork()) < 0)
 		return;
 	if (pid == 0) {
 		int dir = open(root, O_PATH | O_DIRECTORY);
-		int fd = inroot_resolve(dir, path);
+		int fd = inroot_resolve(dir, c->path), r;
 
 		close(fds[0]);
 		if (make_world(w) != 0)
 			_exit(2);
-		record(&rows[0], inroot_reopen(fd, flags), root, &o);
+		if (c->nobody && effective_nobody(true) != 0)
+			_exit(3);
+		r = inroot_reopen(fd, c->flags);
+		if (c->nobody && effective_nobody(false) != 0)
+			_exit(3);
+		record(&rows[0], r, root, &o);
 		if (o.ret >= 0)
 			o.ret = 1;
 		_exit(write(fds[1], &o, sizeof o) == sizeof o ? 0 : 3);
@@ -619,18 +668,52 @@ static void check_reopen(const char *what, const char *path, int flags,
 	waitpid(pid, &status, 0);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 2)
 		return;
-	snprintf(want, sizeof want, "/%.120s", path);
+	snprintf(want, sizeof want, "/%.120s", c->path);
 	snprintf(detail, sizeof detail, "want %s, got %s (access %#o)",
 		 want_err != 0 ? strerror(want_err) : want,
 		 o.ret < 0 ? strerror(o.err) : o.file, (unsigned)o.access);
 	verdict(want_err != 0 ? o.ret < 0 && o.err == want_err :
 				o.ret == 1 && strcmp(o.file, want) == 0 &&
-					o.access == (flags & O_ACCMODE),
+					o.access == access_of(c->flags),
 		name, world_names[w], detail);
 }
 
+/* What open(2) answers that no way of reopening may change: the same
+ * in every world, where no way to reopen is needed to know it. */
+static const struct {
+	struct reopen_case c;
+	int err;
+} refused_alike[] = {
+	{ { "a directory to write", "dir", O_WRONLY, false }, EISDIR },
+	{ { "with O_CREAT", "file", O_RDONLY | O_CREAT, false }, EINVAL },
+	{ { "a file with O_DIRECTORY", "file", O_RDONLY | O_DIRECTORY, false },
+	  ENOTDIR },
+};
+
+/* Flags that open(2) takes and openat2 refuses, on a directory, which
+ * every world reopens. */
+static const struct reopen_case directory_flags[] = {
+	{ "a directory", "dir/sub", O_RDONLY | O_DIRECTORY, false },
+	{ "a directory, O_PATH|O_RDWR", "dir/sub", O_PATH | O_RDWR, false },
+	{ "a directory, O_PATH|O_NOCTTY|O_NONBLOCK", "dir/sub",
+	  O_PATH | O_NOCTTY | O_NONBLOCK, false },
+	{ "a directory, O_PATH|O_CREAT", "dir/sub", O_PATH | O_CREAT, false },
+	{ "a directory, an unknown flag", "dir/sub",
+	  O_RDONLY | UNKNOWN_OPEN_FLAG, false },
+};
+
 static void reopen(void)
 {
+	static const struct reopen_case read_file = { "a file to read",
+						      "dir/file", O_RDONLY,
+						      false };
+	static const struct reopen_case write_file = {
+		"a file to write", "file", O_WRONLY | O_APPEND, false
+	};
+	static const struct reopen_case fifo = {
+		"a FIFO without a reader, O_NONBLOCK", "fifo",
+		O_WRONLY | O_NONBLOCK, false
+	};
 	char lib_at[sizeof top + 8];
 	bool empty_path = kernel_reopens_empty_path();
 
@@ -640,23 +723,19 @@ static void reopen(void)
 		return;
 	}
 	for (int w = 0; w < WORLDS; w++) {
+		bool no_way = w == NO_PROC && !empty_path;
+
 		if (w == KERNEL && openat2_refusal() != 0)
 			continue;
-		check_reopen("a file to read", "dir/file", O_RDONLY,
-			     (enum world)w,
-			     w == NO_PROC && !empty_path ? EOPNOTSUPP : 0);
-		check_reopen("a file to write", "file", O_WRONLY | O_APPEND,
-			     (enum world)w,
-			     w == NO_PROC && !empty_path ? EOPNOTSUPP : 0);
-		check_reopen("a directory", "dir/sub", O_RDONLY | O_DIRECTORY,
-			     (enum world)w, 0);
-		check_reopen("a directory to write", "dir", O_WRONLY,
-			     (enum world)w, EISDIR);
-		check_reopen("with O_CREAT", "file", O_RDONLY | O_CREAT,
-			     (enum world)w, EINVAL);
-		check_reopen("a FIFO without a reader, O_NONBLOCK", "fifo",
-			     O_WRONLY | O_NONBLOCK, (enum world)w,
-			     w == NO_PROC && !empty_path ? EOPNOTSUPP : ENXIO);
+		check_reopen(&read_file, (enum world)w, no_way ? EOPNOTSUPP : 0);
+		check_reopen(&write_file, (enum world)w,
+			     no_way ? EOPNOTSUPP : 0);
+		check_reopen(&fifo, (enum world)w, no_way ? EOPNOTSUPP : ENXIO);
+		for (size_t i = 0; i < N(directory_flags); i++)
+			check_reopen(&directory_flags[i], (enum world)w, 0);
+		for (size_t i = 0; i < N(refused_alike); i++)
+			check_reopen(&refused_alike[i].c, (enum world)w,
+				     refused_alike[i].err);
 	}
 	printf("# O_EMPTYPATH: %s\n", empty_path ? "this kernel has it" :
 						   "not on this kernel");
