@@ -22,10 +22,10 @@
  * rename inside the root moved a directory of the path while it was
  * walked (asking again is safe; a rename elsewhere on the machine, which
  * makes the kernel's openat2 say EAGAIN, is walked again by the library
- * instead). The fds of resolve and mkdir_all are close-on-exec; those
- * of open, creat and reopen are as their flags say, as with open(2).
- * The names and arguments follow libpathrs's C API (pathrs_inroot_*),
- * so that a program can move between the two.
+ * instead). Every fd they return is close-on-exec, whatever the flags
+ * say, as libpathrs's are: a caller who wants one inherited clears
+ * FD_CLOEXEC (fcntl F_SETFD). The names and arguments follow libpathrs's
+ * C API (pathrs_inroot_*), so that a program can move between the two.
  *
  * Link with -lexecveat (pkg-config: execveat). These are new functions,
  * not the C library's: preloading the library adds nothing here.
@@ -50,7 +50,7 @@ int inroot_resolve_nofollow(int root, const char *path);
  * open(2) of path with flags, taken as open(2) takes them: a bit it does
  * not know is dropped, and beside O_PATH only O_DIRECTORY and O_NOFOLLOW
  * count. O_CREAT and O_TMPFILE (that O_PATH does not drop) need creat:
- * EINVAL.
+ * EINVAL. O_CLOEXEC and O_NOCTTY are added, as libpathrs adds them.
  */
 int inroot_open(int root, const char *path, int flags);
 

@@ -31,7 +31,7 @@ struct open_how libexecveat_inroot_how(int flags, unsigned int mode)
 {
 	struct open_how how;
 
-	libexecveat_open_how_of_openat(&how, flags, mode,
+	libexecveat_open_how_of_openat(&how, flags | INROOT_ADDED_FLAGS, mode,
 				       newer_open_flags);
 	return how;
 }

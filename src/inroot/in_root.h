@@ -22,10 +22,18 @@
  * of the host through them. */
 #define INROOT_RESOLVE (RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS)
 
+/* What every open of inroot.h adds to the caller's flags, as libpathrs's
+ * opens do: close-on-exec whatever the flags (a caller who wants the fd
+ * inherited clears FD_CLOEXEC; an fd that leaks into what the caller
+ * executes is how runc gave its containers a way into the host's files,
+ * CVE-2024-21626), and never a controlling terminal. O_PATH drops
+ * O_NOCTTY, as open(2) does. */
+#define INROOT_ADDED_FLAGS (O_CLOEXEC | O_NOCTTY)
+
 /* flags and mode as open(2) takes them (fs/open.c's build_open_how: bits
  * the kernel does not know dropped, O_PATH with only the flags O_PATH
- * takes, the mode only where a file is made): openat2's strict checks
- * then refuse nothing that open(2) takes. */
+ * takes, the mode only where a file is made), INROOT_ADDED_FLAGS added:
+ * openat2's strict checks then refuse nothing that open(2) takes. */
 struct open_how libexecveat_inroot_how(int flags, unsigned int mode);
 
 /* path's file opened with flags (and mode, for O_CREAT) inside root, as

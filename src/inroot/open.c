@@ -3,8 +3,8 @@
  * the whole path opened inside the root by openat2 itself, which looks
  * up and opens the last component in one step, as the kernel's open
  * does (a dangling last link followed by O_CREAT creates its target,
- * inside the root). The flags are taken as open(2) takes them (in_root.h:
- * libexecveat_inroot_how).
+ * inside the root). The flags are taken as open(2) takes them, and every
+ * fd is close-on-exec (in_root.h: libexecveat_inroot_how).
  */
 #define _GNU_SOURCE /* O_PATH */
 #include <fcntl.h>

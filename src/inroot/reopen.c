@@ -14,8 +14,8 @@
  *    (proc_fd_dir.c); the new fd is checked to be that file again;
  * 4. else EOPNOTSUPP: a name looked up again is what this refuses to do.
  *
- * The flags are taken as open(2) takes them (in_root.h:
- * libexecveat_inroot_how).
+ * The flags are taken as open(2) takes them, and the new fd is
+ * close-on-exec (in_root.h: libexecveat_inroot_how).
  * O_NOFOLLOW is dropped in step 3: following the fd's entry is the
  * reopening itself. O_CREAT, O_EXCL and O_TMPFILE make files; EINVAL.
  */

@@ -9,15 +9,17 @@
  * run it.
  *
  *   test-inroot answers|reopen|mounts
+ *   test-inroot cloexec REPORT-INHERITED
  *
  * answers: a table of calls. Each runs twice on fresh copies of one tree,
  *   through the library in a forked child (the world made there), and as
  *   the kernel's call in a child chrooted to the copy, as root or, where
  *   the row says so, as uid and gid 65534; the two must give the same
- *   result and errno, the same file for an fd, with the same access
- *   mode, the same link text, and leave the two copies alike, outside
- *   the root included (every tree has a victim beside its root that
- *   hostile links name).
+ *   result and errno, the same file for an fd, with the same access mode
+ *   and close-on-exec flag (the kernel's opens are asked with O_CLOEXEC
+ *   and O_NOCTTY, which inroot.h's add), the same link text, and leave
+ *   the two copies alike, outside the root included (every tree has a
+ *   victim beside its root that hostile links name).
  * reopen: inroot_reopen gives a new fd of the same file with the flags
  *   asked: through O_EMPTYPATH where the kernel has it (Linux 7.2), a
  *   directory's ".", or a proven /proc; with /proc hidden, a regular file
@@ -25,6 +27,9 @@
  * mounts: remove_all beside a tmpfs mounted in the tree and a directory
  *   from outside the root bound into it: EBUSY, neither entered, every
  *   other entry removed.
+ * cloexec: an fd from each function that returns one, asked with flags
+ *   without O_CLOEXEC, is closed by an exec (of tests/programs/
+ *   report_inherited.c, which needs no /proc to start).
  *
  * Needs root (chroot, mount namespaces). Prints one line per case and
  * "N passed, N failed"; exits 1 if any failed.
@@ -229,6 +234,7 @@ struct outcome {
 	long ret; /* >= 0: 0, a length, or 1 for "an fd" */
 	int err;
 	int access; /* an fd's F_GETFL & (O_ACCMODE | O_PATH) */
+	int cloexec; /* an fd's F_GETFD & FD_CLOEXEC */
 	char file[128]; /* an fd's file, as a path in the root */
 	char text[64]; /* readlink's text */
 };
@@ -360,6 +366,7 @@ static void describe_fd(int fd, const char *root, struct outcome *o)
 
 	o->ret = 1;
 	o->access = fcntl(fd, F_GETFL) & (O_ACCMODE | O_PATH);
+	o->cloexec = fcntl(fd, F_GETFD) & FD_CLOEXEC;
 	if (fstat(fd, &st) != 0)
 		snprintf(o->file, sizeof o->file, "(fstat failed)");
 	else if (stat(root, &root_st) == 0 && root_st.st_ino == st.st_ino &&
@@ -496,8 +503,9 @@ static void describe(const struct outcome *o, char *out, size_t size)
 	if (o->ret < 0)
 		snprintf(out, size, "%s", strerror(o->err));
 	else
-		snprintf(out, size, "%ld file=%s access=%#o text=%.*s", o->ret,
-			 o->file, (unsigned)o->access, 64, o->text);
+		snprintf(out, size, "%ld file=%s access=%#o%s text=%.*s",
+			 o->ret, o->file, (unsigned)o->access,
+			 o->cloexec ? " cloexec" : "", 64, o->text);
 }
 
 static bool world_not_made[WORLDS];
@@ -552,6 +560,7 @@ static void check_row(const struct row *r, enum world w)
 		sorted_listing(jail_at, jail_tree, sizeof jail_tree);
 		same = lib.ret == kernel.ret && lib.err == kernel.err &&
 		       lib.access == kernel.access &&
+		       lib.cloexec == kernel.cloexec &&
 		       strcmp(lib.file, kernel.file) == 0 &&
 		       memcmp(lib.text, kernel.text, sizeof lib.text) == 0;
 		describe(&lib, a, sizeof a);
@@ -629,7 +638,7 @@ static int effective_nobody(bool on)
 }
 
 /* One reopen in world w, in a child: the new fd's file and flags, or
- * the errno, against want_err (0: the file itself). */
+ * the errno, against want_err (0: the file itself, close-on-exec). */
 static void check_reopen(const struct reopen_case *c, enum world w,
 			 int want_err)
 {
@@ -669,12 +678,14 @@ static void check_reopen(const struct reopen_case *c, enum world w,
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 2)
 		return;
 	snprintf(want, sizeof want, "/%.120s", c->path);
-	snprintf(detail, sizeof detail, "want %s, got %s (access %#o)",
+	snprintf(detail, sizeof detail, "want %s, got %s (access %#o%s)",
 		 want_err != 0 ? strerror(want_err) : want,
-		 o.ret < 0 ? strerror(o.err) : o.file, (unsigned)o.access);
+		 o.ret < 0 ? strerror(o.err) : o.file, (unsigned)o.access,
+		 o.cloexec ? ", close-on-exec" : "");
 	verdict(want_err != 0 ? o.ret < 0 && o.err == want_err :
 				o.ret == 1 && strcmp(o.file, want) == 0 &&
-					o.access == access_of(c->flags),
+					o.access == access_of(c->flags) &&
+					o.cloexec,
 		name, world_names[w], detail);
 }
 
@@ -844,14 +855,118 @@ static void mounts(void)
 	}
 }
 
+/*
+ * cloexec: an fd from each function that returns one, asked with flags
+ * that do not say O_CLOEXEC, in each world, must not survive an exec:
+ * report-inherited, exec'd with its number, says whether it did.
+ */
+static const struct {
+	enum inroot_op op;
+	const char *path;
+	int flags;
+} cloexec_cases[] = {
+	{ OP_RESOLVE, "file", 0 },
+	{ OP_RESOLVE_NOFOLLOW, "link_file", 0 },
+	{ OP_OPEN, "file", O_RDONLY },
+	{ OP_OPEN, "dir", O_RDONLY | O_DIRECTORY },
+	{ OP_OPEN, "file", O_PATH },
+	{ OP_OPEN, "fifo", O_RDWR | O_NONBLOCK },
+	{ OP_CREAT, "dir/new", O_WRONLY },
+	{ OP_CREAT, "dir", O_TMPFILE | O_RDWR },
+	{ OP_MKDIR_ALL, "dir/x/y", 0 },
+	{ OP_REOPEN, "dir", O_RDONLY },
+	{ OP_REOPEN, "dir", O_PATH },
+	{ OP_REOPEN, "file", O_RDWR },
+};
+
+static const char *report_inherited; /* the program cloexec execs */
+
+/* In a child of its own: the call in world w, then an exec of
+ * report-inherited, which answers 0 where the fd is closed (1 where it
+ * was inherited); or 2 (the world could not be made), 4 (no fd:
+ * EOPNOTSUPP, no way to reopen here), 5 (the call failed), 6 (no exec). */
+static int call_then_exec(size_t i, enum world w, const char *root)
+{
+	struct inroot_call c = { .op = cloexec_cases[i].op,
+				 .path = cloexec_cases[i].path,
+				 .flags = cloexec_cases[i].flags,
+				 .mode = 0640 };
+	int dir = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	char number[24];
+	long fd;
+
+	if (make_world(w) != 0)
+		return 2;
+	fd = library_side_call(dir, &c);
+	if (fd < 0)
+		return c.op == OP_REOPEN && errno == EOPNOTSUPP ? 4 : 5;
+	snprintf(number, sizeof number, "%ld", fd);
+	execl(report_inherited, report_inherited, number, (char *)NULL);
+	return 6;
+}
+
+static void cloexec(void)
+{
+	static const char *const why[] = {
+		[1] = "the fd survived the exec",
+		[5] = "the call failed",
+		[6] = "could not exec report-inherited",
+	};
+	char at[sizeof top + 8], root[PATH_MAX], name[128];
+
+	for (int w = 0; w < WORLDS; w++) {
+		if (w == KERNEL && openat2_refusal() != 0)
+			continue;
+		for (size_t i = 0; i < N(cloexec_cases); i++) {
+			int status;
+			pid_t pid;
+
+			if (make_tree(top_child(at, "lib")) != 0) {
+				verdict(false, "cloexec", world_names[w],
+					"the tree was not made");
+				return;
+			}
+			snprintf(root, sizeof root, "%s/root", at);
+			snprintf(name, sizeof name, "%s %s flags %#o, exec",
+				 inroot_op_name(cloexec_cases[i].op),
+				 cloexec_cases[i].path,
+				 (unsigned)cloexec_cases[i].flags);
+			fflush(stdout);
+			pid = fork();
+			if (pid == 0)
+				_exit(call_then_exec(i, (enum world)w, root));
+			waitpid(pid, &status, 0);
+			remove_tree(at);
+			if (!WIFEXITED(status)) {
+				verdict(false, name, world_names[w],
+					"the child died");
+			} else if (WEXITSTATUS(status) == 4) {
+				printf("# %s (%s): no way to reopen here\n",
+				       name, world_names[w]);
+			} else if (WEXITSTATUS(status) != 2) {
+				int e = WEXITSTATUS(status);
+
+				verdict(e == 0, name, world_names[w],
+					e < (int)N(why) && why[e] ? why[e] :
+								    "?");
+			}
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
-	if (argc != 2 || (strcmp(argv[1], "answers") != 0 &&
-			  strcmp(argv[1], "reopen") != 0 &&
-			  strcmp(argv[1], "mounts") != 0)) {
-		fprintf(stderr, "usage: %s answers|reopen|mounts\n", argv[0]);
+	bool cloexec_asked = argc == 3 && strcmp(argv[1], "cloexec") == 0;
+
+	if (!cloexec_asked && (argc != 2 || (strcmp(argv[1], "answers") != 0 &&
+					     strcmp(argv[1], "reopen") != 0 &&
+					     strcmp(argv[1], "mounts") != 0))) {
+		fprintf(stderr, "usage: %s answers|reopen|mounts\n"
+				"       %s cloexec REPORT-INHERITED\n",
+			argv[0], argv[0]);
 		return 2;
 	}
+	report_inherited = argv[2];
 	if (geteuid() != 0) {
 		printf("SKIP: needs root (chroot, mount namespaces)\n");
 		return 77;
@@ -865,6 +980,8 @@ int main(int argc, char **argv)
 		answers();
 	else if (strcmp(argv[1], "mounts") == 0)
 		mounts();
+	else if (strcmp(argv[1], "cloexec") == 0)
+		cloexec();
 	else
 		reopen();
 	rmdir(top);
