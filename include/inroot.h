@@ -114,8 +114,11 @@ ssize_t inroot_readlink(int root, const char *path, char *buf, size_t size);
  * inroot_open); never by a name that could now lead elsewhere: through
  * the file itself where the kernel can (Linux 7.2's O_EMPTYPATH; a
  * directory's "."), else through /proc/self/fd once that is proven to be
- * procfs naming the same file. EOPNOTSUPP where neither is there.
- * O_CREAT, O_EXCL and O_TMPFILE (that O_PATH does not drop) get EINVAL.
+ * procfs naming the same file. EOPNOTSUPP where neither is there; what
+ * the open refuses without being made (ENOTDIR, a directory's EISDIR,
+ * and EACCES for one the caller may search but not open) is refused
+ * alike in every way. O_CREAT, O_EXCL and O_TMPFILE (that O_PATH does
+ * not drop) get EINVAL.
  */
 int inroot_reopen(int fd, int flags);
 

@@ -23,7 +23,8 @@
  * reopen: inroot_reopen gives a new fd of the same file with the flags
  *   asked: through O_EMPTYPATH where the kernel has it (Linux 7.2), a
  *   directory's ".", or a proven /proc; with /proc hidden, a regular file
- *   gets EOPNOTSUPP before 7.2 and is reopened on 7.2.
+ *   gets EOPNOTSUPP before 7.2 and is reopened on 7.2. What the kernel
+ *   refuses is refused alike in every world.
  * mounts: remove_all beside a tmpfs mounted in the tree and a directory
  *   from outside the root bound into it: EBUSY, neither entered, every
  *   other entry removed.
@@ -79,20 +80,21 @@ struct row {
 static const char *const tree_dirs[] = {
 	"root", "outside", "root/dir", "root/dir/sub", "root/empty",
 	"root/tree", "root/tree/a", "root/tree/a/b", "root/shut",
-	"root/private",
+	"root/private", "root/search_only",
 };
 static const char *const tree_files[] = {
 	"outside/victim", "root/file", "root/dir/file", "root/tree/a/b/c",
 	"root/shut/x",
 };
-/* Directories that uid 65534 may not enter, their modes set once the
- * tree is made. */
+/* Directories that uid 65534 may not enter (shut, private) or read
+ * (search_only), their modes set once the tree is made. */
 static const struct {
 	const char *path;
 	mode_t mode;
 } tree_modes[] = {
 	{ "root/shut", 0 },
 	{ "root/private", 0700 },
+	{ "root/search_only", 0711 },
 };
 static const char *const tree_links[][2] = {
 	{ "root/link_dir", "dir" },
@@ -699,6 +701,21 @@ static const struct {
 	{ { "with O_CREAT", "file", O_RDONLY | O_CREAT, false }, EINVAL },
 	{ { "a file with O_DIRECTORY", "file", O_RDONLY | O_DIRECTORY, false },
 	  ENOTDIR },
+	/* A directory uid 65534 may search but not read: its "." is found,
+	 * and the open itself refused. */
+	{ { "a directory that may not be read", "search_only", O_RDONLY,
+	    true },
+	  EACCES },
+	{ { "a directory that may not be read, O_DIRECTORY", "search_only",
+	    O_RDONLY | O_DIRECTORY, true },
+	  EACCES },
+	/* Nor searched: opened to write, a directory is EISDIR first. */
+	{ { "a directory that may not be searched, to write", "private",
+	    O_RDWR, true },
+	  EISDIR },
+	{ { "a directory that may not be searched, O_TRUNC", "private",
+	    O_RDONLY | O_TRUNC, true },
+	  EISDIR },
 };
 
 /* Flags that open(2) takes and openat2 refuses, on a directory, which
