@@ -94,10 +94,11 @@ int inroot_rmdir(int root, const char *path);
 /*
  * path and, if it is a directory, everything beneath it; a symlink is
  * removed, never followed. 0 also where path does not exist. A mount
- * point is neither entered nor removed: the other entries of its
- * directory are, and the answer is EBUSY. Entries added while it runs
- * are removed too, up to ENOTEMPTY where they keep coming. Any depth of
- * tree, without recursion.
+ * point is neither entered nor removed: it stays, with the directories
+ * above it, every other entry of the tree is removed, and the answer is
+ * EBUSY, as rm -rf's is. Entries added while it runs are removed too:
+ * a directory, at any depth, is emptied at most twice, then ENOTEMPTY
+ * where they keep coming. Any depth of tree, without recursion.
  */
 int inroot_remove_all(int root, const char *path);
 
