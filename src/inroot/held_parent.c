@@ -102,6 +102,27 @@ static size_t split_last(struct held_parent *p)
 	return start;
 }
 
+/*
+ * The root itself, for a path of slashes only: the kernel looks nothing
+ * up in it then, so nothing is looked up here either (an open of "/"
+ * by the library's walk opens the root's "." at the end, which needs
+ * search permission on it). root's own fd, duplicated, held only for
+ * the *at calls: ENOTDIR where it is no directory, as openat2 says.
+ */
+static int hold_root(int root)
+{
+	struct stat st;
+
+	if (root == AT_FDCWD)
+		return libexecveat_inroot_open(root, "/", O_PATH | O_DIRECTORY |
+					       O_CLOEXEC, 0);
+	if (sys_fstat(root, &st) != 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	return call_result(sys_fcntl_dupfd_cloexec(root, 0));
+}
+
 /* The directory part, opened: "." where the path is one name, the root
  * itself where it is slashes only. */
 static int open_directory_part(int root, struct held_parent *p,
@@ -111,8 +132,7 @@ static int open_directory_part(int root, struct held_parent *p,
 	int fd;
 
 	if (p->kind == LAST_IS_ROOT)
-		return libexecveat_inroot_open(root, "/", O_PATH | O_DIRECTORY |
-					       O_CLOEXEC, 0);
+		return hold_root(root);
 	if (start == 0)
 		return libexecveat_inroot_open(root, ".", O_PATH | O_DIRECTORY |
 					       O_CLOEXEC, 0);

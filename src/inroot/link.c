@@ -31,10 +31,11 @@
 /*
  * The file linkat takes as its source: the kernel looks the source up
  * whole, not as a parent and a name. A plain last name is looked up in
- * the directory held. A last ".", "..", "/" or a trailing slash is a
+ * the directory held. A last ".", ".." or a trailing slash is a
  * directory (a trailing slash follows a last symlink): it is opened
  * inside the root and held in place of the parent (p->kind still says
- * which it was), for link_directory.
+ * which it was), for link_directory; a last "/" is the root, which is
+ * held already.
  */
 static int link_source(int root, const char *target, struct held_parent *p)
 {
@@ -42,8 +43,8 @@ static int link_source(int root, const char *target, struct held_parent *p)
 	struct stat st;
 	int dir;
 
-	if (r != 0)
-		return r;
+	if (r != 0 || p->kind == LAST_IS_ROOT)
+		return r; /* "/": the root held is the source */
 	/* linkat looks the source up before it walks the new name: a source
 	 * that is not there is ENOENT, whatever the new name is. */
 	if (p->kind == LAST_IS_NAME && !p->trailing_slash) {
@@ -108,10 +109,15 @@ EXECVEAT_EXPORT int inroot_hardlink(int root, const char *path,
 		return answer(r);
 	r = libexecveat_hold_parent(root, path, &to);
 	if (r == 0) {
-		r = from.kind == LAST_IS_NAME && !from.trailing_slash ?
-			    call_result(linkat(from.fd, from.name, to.fd,
-					       to.name, 0)) :
-			    link_directory(&from, &to);
+		/* The kernel's linkat makes no name "/" (EEXIST), and looks
+		 * nothing up in the root to say so. */
+		r = to.kind == LAST_IS_ROOT ? -EEXIST :
+		    from.kind == LAST_IS_NAME && !from.trailing_slash ?
+					      call_result(linkat(from.fd,
+								 from.name,
+								 to.fd, to.name,
+								 0)) :
+					      link_directory(&from, &to);
 		libexecveat_release_parent(&to);
 	}
 	libexecveat_release_parent(&from);
@@ -145,10 +151,15 @@ EXECVEAT_EXPORT int inroot_rename(int root, const char *src, const char *dst,
 
 		r = searched != 0 ? searched : r;
 	} else {
-		/* "." for a last "/" too: renameat2 says EBUSY to both. */
-		r = call_result((int)syscall(SYS_renameat2, (long)from.fd,
-					     from.name, (long)to.fd, to.name,
-					     (long)flags));
+		/* "." for a last "/" too: renameat2 says EBUSY to both, once it
+		 * has looked the other name up; with no other name ("/" to
+		 * "/"), EBUSY, and nothing looked up in the root. */
+		r = from.kind == LAST_IS_ROOT && to.kind == LAST_IS_ROOT ?
+			    -EBUSY :
+			    call_result((int)syscall(SYS_renameat2,
+						     (long)from.fd, from.name,
+						     (long)to.fd, to.name,
+						     (long)flags));
 		libexecveat_release_parent(&to);
 	}
 	libexecveat_release_parent(&from);
