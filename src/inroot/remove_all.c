@@ -100,17 +100,15 @@ static int remove_slashed_entry(int dir, struct held_parent *p)
 	return r == -ELOOP ? -ENOTDIR : r;
 }
 
-/* A last ".", ".." or "/" names no entry to remove: rmdir's answers. */
-static int not_a_name(enum last_kind kind)
+/* A last ".", ".." or "/" names no entry to remove: rmdir's answers,
+ * EINVAL and ENOTEMPTY once the directory that holds the "." or ".." is
+ * found searchable (unlinkat looks them up, and no further), and for
+ * the root, EBUSY without a lookup. */
+static int not_a_name(const struct held_parent *p)
 {
-	switch (kind) {
-	case LAST_IS_DOT:
-		return -EINVAL;
-	case LAST_IS_DOTDOT:
-		return -ENOTEMPTY;
-	default:
+	if (p->kind == LAST_IS_ROOT)
 		return -EBUSY;
-	}
+	return call_result(unlinkat(p->fd, p->name, AT_REMOVEDIR));
 }
 
 EXECVEAT_EXPORT int inroot_remove_all(int root, const char *path)
@@ -125,7 +123,7 @@ EXECVEAT_EXPORT int inroot_remove_all(int root, const char *path)
 	if (r != 0)
 		return answer(r == -ENOENT ? 0 : r);
 	if (p.kind != LAST_IS_NAME)
-		r = not_a_name(p.kind);
+		r = not_a_name(&p);
 	else if (p.trailing_slash)
 		r = remove_slashed_entry(p.fd, &p);
 	else

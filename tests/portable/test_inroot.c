@@ -230,6 +230,10 @@ static const struct row rows[] = {
 	{ OP_REMOVE_ALL, "up/tree/a/b", NULL, 0, 0, false, false },
 	{ OP_REMOVE_ALL, "nothing/at/all", NULL, 0, 0, false, false },
 	{ OP_REMOVE_ALL, "file/x", NULL, 0, 0, false, false },
+	/* "." and ".." are looked up, as rm -rf's rmdir looks them up: in a
+	 * directory that may be searched. */
+	{ OP_REMOVE_ALL, "shut/.", NULL, 0, 0, true, false },
+	{ OP_REMOVE_ALL, "shut/..", NULL, 0, 0, true, false },
 	/* A path of slashes only names the root and looks nothing up in it:
 	 * the answers of the kernel's calls for "/" in a root the caller
 	 * may not search. */
