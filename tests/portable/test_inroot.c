@@ -246,6 +246,7 @@ static const struct row rows[] = {
 	{ OP_HARDLINK, "/", "/", 0, 0, true, true },
 	{ OP_RENAME, "/", "//", 0, 0, true, true },
 	{ OP_RENAME, "/", "/", RENAME_NOREPLACE, 0, true, true },
+	{ OP_READLINK, "/", NULL, 64, 0, true, true },
 	{ OP_READLINK, "escape_abs", NULL, 64, 0, false, false },
 	{ OP_READLINK, "escape_abs", NULL, 4, 0, false, false },
 	{ OP_READLINK, "up/tree/a/l", NULL, 64, 0, false, false },
