@@ -99,6 +99,19 @@ static int link_directory(const struct held_parent *from,
 	return r;
 }
 
+/* The linkat of the two names held. The kernel makes no name "/"
+ * (EEXIST), and looks nothing up in the root to say so. */
+static int link_held(const struct held_parent *from,
+		     const struct held_parent *to)
+{
+	if (to->kind == LAST_IS_ROOT)
+		return -EEXIST;
+	if (from->kind == LAST_IS_NAME && !from->trailing_slash)
+		return call_result(
+			linkat(from->fd, from->name, to->fd, to->name, 0));
+	return link_directory(from, to);
+}
+
 EXECVEAT_EXPORT int inroot_hardlink(int root, const char *path,
 				    const char *target)
 {
@@ -109,15 +122,7 @@ EXECVEAT_EXPORT int inroot_hardlink(int root, const char *path,
 		return answer(r);
 	r = libexecveat_hold_parent(root, path, &to);
 	if (r == 0) {
-		/* The kernel's linkat makes no name "/" (EEXIST), and looks
-		 * nothing up in the root to say so. */
-		r = to.kind == LAST_IS_ROOT ? -EEXIST :
-		    from.kind == LAST_IS_NAME && !from.trailing_slash ?
-					      call_result(linkat(from.fd,
-								 from.name,
-								 to.fd, to.name,
-								 0)) :
-					      link_directory(&from, &to);
+		r = link_held(&from, &to);
 		libexecveat_release_parent(&to);
 	}
 	libexecveat_release_parent(&from);
@@ -133,6 +138,19 @@ static int check_rename_flags(unsigned int flags)
 	    (flags & RENAME_EXCHANGE))
 		return -EINVAL;
 	return 0;
+}
+
+/* The renameat2 of the two names held: "." for a last "/" too, which
+ * renameat2 says EBUSY to once it has looked the other name up; with no
+ * other name ("/" to "/"), EBUSY, and nothing looked up in the root. */
+static int rename_held(const struct held_parent *from,
+		       const struct held_parent *to, unsigned int flags)
+{
+	if (from->kind == LAST_IS_ROOT && to->kind == LAST_IS_ROOT)
+		return -EBUSY;
+	return call_result((int)syscall(SYS_renameat2, (long)from->fd,
+					from->name, (long)to->fd, to->name,
+					(long)flags));
 }
 
 EXECVEAT_EXPORT int inroot_rename(int root, const char *src, const char *dst,
@@ -151,15 +169,7 @@ EXECVEAT_EXPORT int inroot_rename(int root, const char *src, const char *dst,
 
 		r = searched != 0 ? searched : r;
 	} else {
-		/* "." for a last "/" too: renameat2 says EBUSY to both, once it
-		 * has looked the other name up; with no other name ("/" to
-		 * "/"), EBUSY, and nothing looked up in the root. */
-		r = from.kind == LAST_IS_ROOT && to.kind == LAST_IS_ROOT ?
-			    -EBUSY :
-			    call_result((int)syscall(SYS_renameat2,
-						     (long)from.fd, from.name,
-						     (long)to.fd, to.name,
-						     (long)flags));
+		r = rename_held(&from, &to, flags);
 		libexecveat_release_parent(&to);
 	}
 	libexecveat_release_parent(&from);
