@@ -14,19 +14,26 @@
  * when it is removed, just after it was gone through, is emptied again,
  * EMPTYING_PASSES times in all, and is then left: ENOTEMPTY. A pass over
  * a directory reads its entries once, in getdents64's order, and never
- * goes back but to read the entry of the subdirectory it was in again:
- * an entry made behind it is met by the next pass, if the directory's
- * own removal makes one.
+ * goes back but to find the entry of the subdirectory it was in again:
+ * an entry made before that one is met by the next pass, if the
+ * directory's own removal makes one.
  *
  * No recursion: the walk's stack is this one structure (a recursion of
  * ~1.2 KiB a level overflows a 128 KiB thread stack at ~100 levels and
  * an 8 MiB one at ~7,000). Each directory's pass remembers where it
- * stands (its place: the position, lseek(2)'s, of the entry of the
- * subdirectory it is in); the deepest HELD_LEVELS directories stay open,
- * and deeper, the oldest is let go (or where fds run out: EMFILE where
- * none is left to let go). Coming back up to a directory let go, the
- * walk goes down again from the top, each directory entered again by
- * the entry at its place, and goes on there.
+ * stands (its place: the subdirectory it is in, by inode number, and the
+ * position, lseek(2)'s, where its entry was read); the deepest
+ * HELD_LEVELS directories stay open, and deeper, the oldest is let go
+ * (or where fds run out: EMFILE where none is left to let go). Coming
+ * back up to a directory let go, the walk goes down again from the top,
+ * each directory entered again by the entry at its place, and goes on
+ * there.
+ *
+ * Positions are only where to look first: a file system that counts
+ * them (tmpfs before Linux 6.6, ramfs: dcache_readdir) moves every entry
+ * after one removed to the position before, so where the entry is not
+ * found at its position, the pass reads the directory from the start
+ * again to it, passing by what is before it (removed already, or left).
  */
 #define _GNU_SOURCE /* mremap */
 #include <errno.h>
@@ -46,21 +53,21 @@
 #define NEAR_PLACES 64
 #define FAR_PLACES_FIRST 2048 /* 80 KiB */
 
-/* What a pass looks for where it reads the entry of the subdirectory it
- * was in again: nothing, the subdirectory to remove (gone through), or
- * to enter again (coming down from the top to a level let go). */
-enum seeking { SEEKING_NOTHING, SEEKING_TO_REMOVE, SEEKING_TO_ENTER };
+/* What a pass looks for where it finds the entry of the subdirectory it
+ * was in again: nothing, the subdirectory to remove (gone through), to
+ * pass by (something in it could not be removed), or to enter again
+ * (coming down from the top to a level let go). */
+enum seeking {
+	SEEKING_NOTHING,
+	SEEKING_TO_REMOVE,
+	SEEKING_TO_PASS,
+	SEEKING_TO_ENTER
+};
 
-/*
- * Where a directory's pass stands. Positions are lseek(2)'s in the
- * directory, as getdents64 gives them (d_off: the position of the next
- * entry), compared for equality only: a file system's cookies need not
- * grow.
- */
+/* Where a directory's pass stands. */
 struct place {
-	int64_t resume; /* where the pass goes on */
-	int64_t at; /* where the entry of the subdirectory it is in is read */
-	int64_t after; /* where the entry after that one is read */
+	int64_t at; /* where the entry of the subdirectory it is in was
+		     * read (lseek(2)'s position, as getdents64's d_off) */
 	uint64_t sub_ino; /* that subdirectory */
 	enum seeking seeking;
 	bool failed; /* an entry here or beneath could not be removed */
@@ -218,13 +225,11 @@ static int remove_gone_through(struct descent *t, int dir, const char *name,
 
 /*
  * Into sub, the subdirectory whose entry the current pass read at
- * position at (the next one at after): one level down. Coming down again
- * from the top to a level let go (depth < known), the same subdirectory
- * keeps its place; any other starts a pass of its own. 0, or -errno
- * (sub closed).
+ * position at: one level down. Coming down again from the top to a level
+ * let go (depth < known), the same subdirectory keeps its place; any
+ * other starts a pass of its own. 0, or -errno (sub closed).
  */
-static int enter(struct descent *t, int sub, int64_t at, int64_t after,
-		 uint64_t ino)
+static int enter(struct descent *t, int sub, int64_t at, uint64_t ino)
 {
 	struct place *p;
 	bool again;
@@ -241,36 +246,31 @@ static int enter(struct descent *t, int sub, int64_t at, int64_t after,
 		p->sub_refills = 0;
 	}
 	p->at = at;
-	p->after = after;
-	p->resume = after;
 	if (t->held == HELD_LEVELS)
 		let_oldest_go(t);
 	t->depth++;
 	t->held++;
 	t->level[t->depth % HELD_LEVELS] = sub;
 	if (!again) {
-		*place(t, t->depth) = (struct place){ .resume = 0 };
+		*place(t, t->depth) = (struct place){ .at = 0 };
 		t->known = t->depth;
 	}
 	return 0;
 }
 
-/* The pass of level depth reads the entry of its subdirectory again, for
- * what: the pass goes on from there. */
+/* The pass of level depth finds the entry of its subdirectory again,
+ * for what. */
 static void seek_subdirectory(struct descent *t, int depth, enum seeking what)
 {
-	struct place *p = place(t, depth);
-
-	p->seeking = what;
-	p->resume = p->at;
+	place(t, depth)->seeking = what;
 }
 
 /*
  * The current directory gone through: back up to the one above, whose
- * pass reads the directory's entry again to remove it, or, where
- * something beneath could not be removed, goes on past it. Where the
+ * pass finds the directory's entry again to remove it, or, where
+ * something beneath could not be removed, to go on past it. Where the
  * directory above was let go, the walk goes down again from the top,
- * each pass above it reading the entry of its subdirectory again to
+ * each pass above it finding the entry of its subdirectory again to
  * enter it.
  */
 static void leave(struct descent *t)
@@ -283,33 +283,13 @@ static void leave(struct descent *t)
 	t->known = t->depth;
 	if (failed)
 		place(t, t->depth)->failed = true;
-	else
-		seek_subdirectory(t, t->depth, SEEKING_TO_REMOVE);
+	seek_subdirectory(t, t->depth,
+			  failed ? SEEKING_TO_PASS : SEEKING_TO_REMOVE);
 	if (t->held > 0 || t->depth == 0)
 		return;
 	for (int depth = 0; depth < t->depth; depth++)
 		seek_subdirectory(t, depth, SEEKING_TO_ENTER);
 	t->depth = 0;
-}
-
-/*
- * Where the pass of level depth reads entries again: whether it passes
- * by the entry e, read at position here. Entries before its subdirectory's
- * are ones made since it was first read there: the next pass will meet
- * them. At the entry past its subdirectory's, the subdirectory is gone
- * (renamed or removed by another), and the pass goes on as it does, the
- * places below it no longer this walk's.
- */
-static bool passes_by(struct descent *t, struct place *p,
-		      const struct dirent64_head *e, int64_t here)
-{
-	if (p->seeking == SEEKING_NOTHING || e->ino == p->sub_ino)
-		return false;
-	if (here != p->after)
-		return true;
-	p->seeking = SEEKING_NOTHING;
-	t->known = t->depth;
-	return false;
 }
 
 /* The entry e of the current directory dir, read at position here, as
@@ -322,9 +302,9 @@ static int take_entry(struct descent *t, int dir, const struct dirent64_head *e,
 	enum seeking seeking = p->seeking;
 	int sub = -1, r;
 
-	if (is_dot_or_dotdot(e->name) || passes_by(t, p, e, here))
-		return 0;
 	p->seeking = SEEKING_NOTHING;
+	if (seeking == SEEKING_TO_PASS)
+		return 0;
 	if (seeking == SEEKING_TO_ENTER)
 		r = subdirectory(t, dir, e->name, &sub);
 	else if (seeking == SEEKING_TO_REMOVE)
@@ -332,7 +312,7 @@ static int take_entry(struct descent *t, int dir, const struct dirent64_head *e,
 	else
 		r = remove_one(t, dir, e->name, &sub);
 	if (r == 1) {
-		r = enter(t, sub, here, e->off, e->ino);
+		r = enter(t, sub, here, e->ino);
 		if (r == 0)
 			return 1;
 	}
@@ -341,36 +321,74 @@ static int take_entry(struct descent *t, int dir, const struct dirent64_head *e,
 	return 0;
 }
 
+/* What a pass read from a position answered: a subdirectory entered, the
+ * end, or the entry sought not where it was looked for first. */
+enum pass_end { PASS_ENTERED = 1, PASS_DONE = 0, PASS_FROM_START = 2 };
+
 /*
- * The current directory's pass, from where it stands: 1 where it entered
- * a subdirectory, 0 where it came to the end.
+ * The current directory's pass, from position on: where it seeks its
+ * subdirectory's entry, every other entry before it is passed by; where
+ * position is a guess (guessed), any other entry read first there, or
+ * none, sends the pass to the start. Seeking in vain to the end, the
+ * subdirectory is gone (renamed or removed by another): the places below
+ * are no longer this walk's, and what came after it waits for the
+ * directory's next pass.
  */
-static int scan(struct descent *t)
+static enum pass_end pass_from(struct descent *t, int64_t position,
+			       bool guessed)
 {
 	int dir = current(t);
-	int64_t position = place(t, t->depth)->resume;
+	bool first = guessed;
 	long n;
 
 	if (lseek(dir, position, SEEK_SET) < 0) {
 		fail(t, -errno);
-		return 0;
+		return PASS_DONE;
 	}
 	while ((n = sys_getdents64(dir, t->buf, sizeof t->buf)) > 0) {
 		for (long at = 0; at < n;) {
 			const struct dirent64_head *e =
 				(const void *)(t->buf + at);
+			const struct place *p = place(t, t->depth);
 			int64_t here = position;
 
 			at += e->reclen;
 			position = e->off;
+			if (is_dot_or_dotdot(e->name))
+				continue;
+			if (p->seeking != SEEKING_NOTHING &&
+			    e->ino != p->sub_ino) {
+				if (first)
+					return PASS_FROM_START;
+				continue;
+			}
+			first = false;
 			if (take_entry(t, dir, e, here) == 1)
-				return 1;
+				return PASS_ENTERED;
 		}
 	}
 	if (n < 0)
 		fail(t, -errno);
-	place(t, t->depth)->seeking = SEEKING_NOTHING;
-	return 0;
+	if (place(t, t->depth)->seeking != SEEKING_NOTHING && first)
+		return PASS_FROM_START;
+	if (place(t, t->depth)->seeking != SEEKING_NOTHING) {
+		place(t, t->depth)->seeking = SEEKING_NOTHING;
+		t->known = t->depth;
+	}
+	return PASS_DONE;
+}
+
+/* The current directory's pass, from where it stands: 1 where it entered
+ * a subdirectory, 0 where it came to the end. */
+static int scan(struct descent *t)
+{
+	const struct place *p = place(t, t->depth);
+	bool seeking = p->seeking != SEEKING_NOTHING;
+	enum pass_end end = pass_from(t, seeking ? p->at : 0, seeking);
+
+	if (end == PASS_FROM_START)
+		end = pass_from(t, 0, false);
+	return end == PASS_ENTERED;
 }
 
 int libexecveat_empty_tree(int top)

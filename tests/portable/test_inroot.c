@@ -882,6 +882,26 @@ static bool holds_only(const char *at, const char *const *names)
 	return holds_only_at(AT_FDCWD, at, names);
 }
 
+/* The file system the deep trees are made on (deep_trees_on), in the
+ * verdicts' names. */
+static const char *deep_fs;
+
+static const char *world_on_fs(enum world w)
+{
+	static char name[96];
+
+	snprintf(name, sizeof name, "%s, on %s", world_names[w], deep_fs);
+	return name;
+}
+
+/* A directory of its own for world w's tree, in at: what one world's
+ * failure leaves does not stop the next. */
+static const char *world_dir(char *at, enum world w)
+{
+	snprintf(at, sizeof top + 8, "%s/lib%d", top, (int)w);
+	return at;
+}
+
 /*
  * Two chains of levels directories in dir, "p/c/c/..." and "q/c/c/...",
  * each level with a file "x", an empty directory "e" and a directory "s"
@@ -1068,7 +1088,8 @@ static int remove_all_over_mounts(const char *at, enum world w)
 	return 0;
 }
 
-static void mounts(void)
+/* Always true: mounts runs wherever the mount namespace was made. */
+static bool mounts(void)
 {
 	static const char *const why[] = {
 		[10] = "remove_all did not answer EBUSY",
@@ -1086,10 +1107,11 @@ static void mounts(void)
 
 		if (w == KERNEL && openat2_refusal() != 0)
 			continue;
-		if (make_tree(top_child(at, "lib")) != 0) {
-			verdict(false, "remove_all over mounts", world_names[w],
+		if (make_tree(world_dir(at, (enum world)w)) != 0) {
+			verdict(false, "remove_all over mounts",
+				world_on_fs((enum world)w),
 				"the tree was not made");
-			return;
+			return true;
 		}
 		pid = fork();
 		if (pid == 0)
@@ -1097,16 +1119,18 @@ static void mounts(void)
 		waitpid(pid, &status, 0);
 		if (WIFEXITED(status) && WEXITSTATUS(status) == 2)
 			printf("# remove_all over mounts (%s): the world could "
-			       "not be made here\n", world_names[w]);
+			       "not be made here\n", world_on_fs((enum world)w));
 		else
 			verdict(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-				"remove_all over mounts", world_names[w],
+				"remove_all over mounts",
+				world_on_fs((enum world)w),
 				WIFEXITED(status) && WEXITSTATUS(status) >= 10 &&
 						WEXITSTATUS(status) <= 15 ?
 					why[WEXITSTATUS(status)] :
 					"the child failed");
 		remove_tree(at);
 	}
+	return true;
 }
 
 /*
@@ -1234,10 +1258,10 @@ static int check_refilled(const char *path, enum world w)
 	pid_t responder, caller = -1;
 
 	snprintf(name, sizeof name, "remove_all of %s, refilled", path);
-	if (make_tree(top_child(at, "lib")) != 0 ||
+	if (make_tree(world_dir(at, w)) != 0 ||
 	    make_refilled(at, path, dir, sizeof dir) == NULL ||
 	    pipe(report) != 0 || pipe(result) != 0) {
-		verdict(false, name, world_names[w], "the tree was not made");
+		verdict(false, name, world_on_fs(w), "the tree was not made");
 		return 1;
 	}
 	snprintf(root, sizeof root, "%s/root", at);
@@ -1281,10 +1305,10 @@ static int check_refilled(const char *path, enum world w)
 		 o.ret == 0   ? "returned 0" :
 				strerror(o.err),
 		 refills, o.left_right ? "" : ", the tree not left as it should");
-	printf("# %s (%s): %s\n", name, world_names[w], detail);
+	printf("# %s (%s): %s\n", name, world_on_fs(w), detail);
 	verdict(o.ret == -1 && o.err == ENOTEMPTY &&
 			refills <= REFILLS_AT_MOST && o.left_right,
-		name, world_names[w], detail);
+		name, world_on_fs(w), detail);
 	return 1;
 }
 
@@ -1405,16 +1429,40 @@ static void cloexec(void)
 
 /*
  * mounts and refills make trees 300 levels deep, two per world, which
- * takes a minute of mkdirs on a disk shared with other work: on a tmpfs
- * of this process's own mount namespace instead. 0, or an errno.
+ * takes a minute of mkdirs on a disk shared with other work: on a file
+ * system of this process's own mount namespace instead, fs, mounted on
+ * top. Both kinds of positions in a directory are met so: tmpfs's, which
+ * stay (Linux 6.6 and later), and ramfs's, counts of the entries before,
+ * which move down when one is removed (tmpfs's before 6.6 too). 0, or an
+ * errno.
  */
-static int deep_trees_on_tmpfs(void)
+static int deep_trees_on(const char *fs)
 {
-	int err = private_mount_namespace();
+	static bool private;
+	int err = private ? 0 : private_mount_namespace();
 
-	if (err == 0 && mount("inroot-deep", top, "tmpfs", 0, "mode=0700") != 0)
+	private = err == 0;
+	if (err == 0 && mount("inroot-deep", top, fs, 0, "mode=0700") != 0)
 		err = errno;
+	deep_fs = fs;
 	return err;
+}
+
+/* mounts or refills (run) on each kind of file system: NULL, or why
+ * not. */
+static const char *on_each_fs(bool (*run)(void))
+{
+	static const char *const kinds[] = { "tmpfs", "ramfs" };
+
+	for (size_t i = 0; i < N(kinds); i++) {
+		if (deep_trees_on(kinds[i]) != 0)
+			return "needs a mount namespace and a tmpfs and ramfs "
+			       "of its own";
+		if (!run())
+			return "no fanotify permission events here";
+		umount2(top, MNT_DETACH);
+	}
+	return NULL;
 }
 
 int main(int argc, char **argv)
@@ -1447,14 +1495,11 @@ int main(int argc, char **argv)
 		cloexec();
 	} else if (strcmp(argv[1], "reopen") == 0) {
 		reopen();
-	} else if (deep_trees_on_tmpfs() != 0) {
-		skipped = "needs a mount namespace of its own";
-	} else if (strcmp(argv[1], "mounts") == 0) {
-		mounts();
-	} else if (!refills()) {
-		skipped = "no fanotify permission events here";
+	} else {
+		skipped = on_each_fs(strcmp(argv[1], "mounts") == 0 ? mounts :
+								      refills);
+		umount2(top, MNT_DETACH); /* where a run stopped */
 	}
-	umount2(top, MNT_DETACH); /* where deep_trees_on_tmpfs mounted it */
 	rmdir(top);
 	if (skipped != NULL) {
 		printf("SKIP: %s\n", skipped);
