@@ -28,10 +28,13 @@
  * mounts: remove_all beside a tmpfs mounted in the tree and a directory
  *   from outside the root bound into it, and above tmpfs mounted deeper
  *   (two levels, and 300): EBUSY, none entered, every other entry of the
- *   tree removed, as rm -rf removes them.
+ *   tree removed, as rm -rf removes them; and of a tree 2,300 deep.
  * refills: remove_all of a tree where a directory beneath the top, and
  *   one 300 levels down, is refilled each time it is read (a fanotify
  *   permission event): ENOTEMPTY after a few refills, the rest removed.
+ *   Both with their trees on a tmpfs and on a ramfs (deep_trees_on).
+ * Exits 77 (SKIP) where a mount namespace, or for refills fanotify's
+ *   permission events, cannot be had.
  * cloexec: an fd from each function that returns one, asked with flags
  *   without O_CLOEXEC, is closed by an exec (of tests/programs/
  *   report_inherited.c, which needs no /proc to start).
