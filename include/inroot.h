@@ -22,10 +22,10 @@
  * rename inside the root moved a directory of the path while it was
  * walked (asking again is safe; a rename elsewhere on the machine, which
  * makes the kernel's openat2 say EAGAIN, is walked again by the library
- * instead). The fds of resolve and mkdir_all are close-on-exec; those
- * of open, creat and reopen are as their flags say, as with open(2).
- * The names and arguments follow libpathrs's C API (pathrs_inroot_*),
- * so that a program can move between the two.
+ * instead). Every fd they return is close-on-exec, whatever the flags
+ * say, as libpathrs's are: a caller who wants one inherited clears
+ * FD_CLOEXEC (fcntl F_SETFD). The names and arguments follow libpathrs's
+ * C API (pathrs_inroot_*), so that a program can move between the two.
  *
  * Link with -lexecveat (pkg-config: execveat). These are new functions,
  * not the C library's: preloading the library adds nothing here.
@@ -46,12 +46,18 @@ extern "C" {
 int inroot_resolve(int root, const char *path);
 int inroot_resolve_nofollow(int root, const char *path);
 
-/* open(2) of path with flags (O_CREAT and O_TMPFILE need creat). */
+/*
+ * open(2) of path with flags, taken as open(2) takes them: a bit it does
+ * not know is dropped, and beside O_PATH only O_DIRECTORY and O_NOFOLLOW
+ * count. O_CREAT and O_TMPFILE (that O_PATH does not drop) need creat:
+ * EINVAL. O_CLOEXEC and O_NOCTTY are added, as libpathrs adds them.
+ */
 int inroot_open(int root, const char *path, int flags);
 
-/* open(2) with O_CREAT added: like the kernel, a last symlink without
- * O_NOFOLLOW is followed, and a dangling one creates its target inside
- * the root. */
+/* open(2) with O_CREAT added, flags and mode taken as open(2) takes
+ * them (the mode's permission bits only): like the kernel, a last
+ * symlink without O_NOFOLLOW is followed, and a dangling one creates its
+ * target inside the root. */
 int inroot_creat(int root, const char *path, int flags, mode_t mode);
 
 /* mkdirat(2) of the last name. */
@@ -88,10 +94,11 @@ int inroot_rmdir(int root, const char *path);
 /*
  * path and, if it is a directory, everything beneath it; a symlink is
  * removed, never followed. 0 also where path does not exist. A mount
- * point is neither entered nor removed: the other entries of its
- * directory are, and the answer is EBUSY. Entries added while it runs
- * are removed too, up to ENOTEMPTY where they keep coming. Any depth of
- * tree, without recursion.
+ * point is neither entered nor removed: it stays, with the directories
+ * above it, every other entry of the tree is removed, and the answer is
+ * EBUSY, as rm -rf's is. Entries added while it runs are removed too:
+ * a directory, at any depth, is emptied at most twice, then ENOTEMPTY
+ * where they keep coming. Any depth of tree, without recursion.
  */
 int inroot_remove_all(int root, const char *path);
 
@@ -104,11 +111,15 @@ ssize_t inroot_readlink(int root, const char *path, char *buf, size_t size);
 
 /*
  * A new fd of fd's file (fd often an O_PATH fd from inroot_resolve),
- * opened with flags as open(2) opens it; never by a name that could now
- * lead elsewhere: through the file itself where the kernel can (Linux
- * 7.2's O_EMPTYPATH; a directory's "."), else through /proc/self/fd
- * once that is proven to be procfs naming the same file. EOPNOTSUPP
- * where neither is there. O_CREAT, O_EXCL and O_TMPFILE get EINVAL.
+ * opened with flags as open(2) opens it (and takes them, as
+ * inroot_open); never by a name that could now lead elsewhere: through
+ * the file itself where the kernel can (Linux 7.2's O_EMPTYPATH; a
+ * directory's "."), else through /proc/self/fd once that is proven to be
+ * procfs naming the same file. EOPNOTSUPP where neither is there; what
+ * the open refuses without being made (ENOTDIR, a directory's EISDIR,
+ * and EACCES for one the caller may search but not open) is refused
+ * alike in every way. O_CREAT, O_EXCL and O_TMPFILE (that O_PATH does
+ * not drop) get EINVAL.
  */
 int inroot_reopen(int fd, int flags);
 

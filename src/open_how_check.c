@@ -1,6 +1,7 @@
 /*
  * openat2's argument checks, as fs/open.c's build_open_flags() and the
- * system call's entry make them (Linux 6.18).
+ * system call's entry make them (Linux 6.18), and the open_how that
+ * openat's flags and mode become before those checks (build_open_how).
  *
  * Linux 7.2's O_EMPTYPATH and OPENAT2_REGULAR are valid only where the
  * caller says the kernel has them (open_how_check.h).
@@ -126,6 +127,22 @@ static int resolve_errno(uint64_t resolve)
 	if ((resolve & RESOLVE_BENEATH_BIT) && (resolve & RESOLVE_IN_ROOT_BIT))
 		return EINVAL;
 	return 0;
+}
+
+void libexecveat_open_how_of_openat(void *how, int flags, unsigned int mode,
+				    uint64_t (*newer_flags)(void))
+{
+	uint64_t known = (uint64_t)(unsigned int)flags;
+	struct how_words words = { .resolve = 0 };
+
+	if (known & ~VALID_OPEN_FLAGS)
+		known &= VALID_OPEN_FLAGS | newer_flags();
+	if (known & O_PATH)
+		known &= O_PATH_FLAGS | EMPTYPATH_BIT;
+	words.flags = known;
+	/* umode_t, then S_IALLUGO. */
+	words.mode = known & (O_CREAT | TMPFILE_BIT) ? mode & 07777 : 0;
+	memcpy(how, &words, sizeof(words));
 }
 
 int libexecveat_open_how_errno(const void *how, size_t size,

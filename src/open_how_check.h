@@ -1,7 +1,8 @@
 /*
  * The checks openat2(2) makes of its arguments before it looks at any
  * path, for the fallback to make where the kernel cannot: the fast path
- * leaves them to the kernel.
+ * leaves them to the kernel. And what openat(2) makes of its own flags
+ * and mode first, which openat2 takes as they are.
  */
 #ifndef EXECVEAT_OPEN_HOW_CHECK_H
 #define EXECVEAT_OPEN_HOW_CHECK_H
@@ -28,5 +29,18 @@
  */
 int libexecveat_open_how_errno(const void *how, size_t size,
 			       uint64_t (*newer_flags)(void));
+
+/*
+ * The open_how that openat(2) makes of flags and mode (fs/open.c's
+ * build_open_how), into how (three 64-bit words, as above): the bits the
+ * kernel does not know dropped (newer_flags says which of later kernels
+ * it knows, as above); with O_PATH, only O_DIRECTORY, O_NOFOLLOW and
+ * O_CLOEXEC kept beside it (and 7.2's O_EMPTYPATH); the mode cut to its
+ * permission bits (07777) where the flags create a file (O_CREAT,
+ * O_TMPFILE), else 0. openat2 given that how answers what openat answers:
+ * it refuses each of those (EINVAL) where openat drops it.
+ */
+void libexecveat_open_how_of_openat(void *how, int flags, unsigned int mode,
+				    uint64_t (*newer_flags)(void));
 
 #endif /* EXECVEAT_OPEN_HOW_CHECK_H */

@@ -1,8 +1,10 @@
 /*
  * inroot_mkdir, inroot_mknod, inroot_symlink: a new name in the
  * directory held, made by mkdirat, mknodat or symlinkat there. A last
- * ".", ".." or "/" is answered EEXIST by those calls without a lookup,
- * as for the kernel's own path; a trailing slash is handed on with the
+ * "." or ".." is answered EEXIST by those calls without a lookup, as for
+ * the kernel's own path, and "/" here, since the kernel's lookup of "/"
+ * needs no search permission on the root that one of "." does (the
+ * name the *at calls get for it); a trailing slash is handed on with the
  * name, so that only mkdirat accepts it (the others: ENOENT, or EEXIST
  * where the name exists). The new name is never followed if it is a
  * symlink: these calls do not.
@@ -17,13 +19,18 @@
 #include "in_root.h"
 #include "inroot.h"
 
+/* What a call that makes a name answers for the last name "/". */
+#define ROOT_EXISTS (-EEXIST)
+
 int libexecveat_inroot_mkdir(int root, const char *path, mode_t mode)
 {
 	struct held_parent p;
 	int r = libexecveat_hold_parent(root, path, &p);
 
 	if (r == 0) {
-		r = call_result(mkdirat(p.fd, p.name, mode));
+		r = p.kind == LAST_IS_ROOT ? ROOT_EXISTS :
+					     call_result(mkdirat(p.fd, p.name,
+								 mode));
 		libexecveat_release_parent(&p);
 	}
 	return r;
@@ -85,7 +92,8 @@ EXECVEAT_EXPORT int inroot_mknod(int root, const char *path, mode_t mode,
 	r = libexecveat_hold_parent(root, path, &p);
 
 	if (r == 0) {
-		r = make_node(p.fd, p.name, mode, dev);
+		r = p.kind == LAST_IS_ROOT ? ROOT_EXISTS :
+					     make_node(p.fd, p.name, mode, dev);
 		libexecveat_release_parent(&p);
 	}
 	return answer(r);
@@ -104,7 +112,9 @@ EXECVEAT_EXPORT int inroot_symlink(int root, const char *path,
 		return answer(r);
 	r = libexecveat_hold_parent(root, path, &p);
 	if (r == 0) {
-		r = call_result(symlinkat(target, p.fd, p.name));
+		r = p.kind == LAST_IS_ROOT ?
+			    ROOT_EXISTS :
+			    call_result(symlinkat(target, p.fd, p.name));
 		libexecveat_release_parent(&p);
 	}
 	return answer(r);

@@ -13,20 +13,37 @@
 #define _GNU_SOURCE /* O_PATH */
 #include <string.h>
 
+#include "../empty_path.h"
 #include "in_root.h"
 #include "../null_check.h"
+#include "../open_how_check.h"
 #include "../resolve.h"
 #include "../sys.h"
+
+/* Linux 7.2's O_EMPTYPATH, which its open(2) keeps, where the kernel
+ * has it; asked only of flags with a bit that 6.18 does not know. */
+static uint64_t newer_open_flags(void)
+{
+	return libexecveat_kernel_opens_empty_path() ? O_EMPTYPATH : 0;
+}
+
+struct open_how libexecveat_inroot_how(int flags, unsigned int mode)
+{
+	struct open_how how;
+
+	libexecveat_open_how_of_openat(&how, flags | INROOT_ADDED_FLAGS, mode,
+				       newer_open_flags);
+	return how;
+}
 
 int libexecveat_inroot_open(int root, const char *path, int flags,
 			    unsigned int mode)
 {
-	struct open_how how = {
-		.flags = (uint64_t)(unsigned int)flags,
-		.mode = mode,
-		.resolve = INROOT_RESOLVE,
-	};
-	int fd = call_result(libexecveat_openat2(root, path, &how, sizeof how));
+	struct open_how how = libexecveat_inroot_how(flags, mode);
+	int fd;
+
+	how.resolve = INROOT_RESOLVE;
+	fd = call_result(libexecveat_openat2(root, path, &how, sizeof how));
 
 	/* The kernel says EAGAIN to a ".." under RESOLVE_IN_ROOT whenever
 	 * anything on the machine was renamed or mounted meanwhile; the
@@ -85,6 +102,27 @@ static size_t split_last(struct held_parent *p)
 	return start;
 }
 
+/*
+ * The root itself, for a path of slashes only: the kernel looks nothing
+ * up in it then, so nothing is looked up here either (an open of "/"
+ * by the library's walk opens the root's "." at the end, which needs
+ * search permission on it). root's own fd, duplicated, held only for
+ * the *at calls: ENOTDIR where it is no directory, as openat2 says.
+ */
+static int hold_root(int root)
+{
+	struct stat st;
+
+	if (root == AT_FDCWD)
+		return libexecveat_inroot_open(root, "/", O_PATH | O_DIRECTORY |
+					       O_CLOEXEC, 0);
+	if (sys_fstat(root, &st) != 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	return call_result(sys_fcntl_dupfd_cloexec(root, 0));
+}
+
 /* The directory part, opened: "." where the path is one name, the root
  * itself where it is slashes only. */
 static int open_directory_part(int root, struct held_parent *p,
@@ -94,8 +132,7 @@ static int open_directory_part(int root, struct held_parent *p,
 	int fd;
 
 	if (p->kind == LAST_IS_ROOT)
-		return libexecveat_inroot_open(root, "/", O_PATH | O_DIRECTORY |
-					       O_CLOEXEC, 0);
+		return hold_root(root);
 	if (start == 0)
 		return libexecveat_inroot_open(root, ".", O_PATH | O_DIRECTORY |
 					       O_CLOEXEC, 0);
@@ -122,4 +159,16 @@ int libexecveat_hold_parent(int root, const char *path,
 void libexecveat_release_parent(struct held_parent *p)
 {
 	sys_close(p->fd);
+}
+
+int libexecveat_parent_searchable(const struct held_parent *p)
+{
+	struct stat st;
+
+	/* The lookup of "." in a directory is the kernel's may_lookup of
+	 * it, and nothing more. */
+	if (p->kind == LAST_IS_ROOT ||
+	    sys_fstatat(p->fd, ".", &st, AT_SYMLINK_NOFOLLOW) == 0)
+		return 0;
+	return -errno;
 }

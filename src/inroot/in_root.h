@@ -11,6 +11,7 @@
 #define EXECVEAT_INROOT_IN_ROOT_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 
@@ -21,9 +22,24 @@
  * of the host through them. */
 #define INROOT_RESOLVE (RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS)
 
-/* path's file opened with flags (and mode, for O_CREAT) inside root, by
- * the library's openat2: the kernel's where it answers, the library's
- * own walk where the call is refused. An fd or -errno. */
+/* What every open of inroot.h adds to the caller's flags, as libpathrs's
+ * opens do: close-on-exec whatever the flags (a caller who wants the fd
+ * inherited clears FD_CLOEXEC; an fd that leaks into what the caller
+ * executes is how runc gave its containers a way into the host's files,
+ * CVE-2024-21626), and never a controlling terminal. O_PATH drops
+ * O_NOCTTY, as open(2) does. */
+#define INROOT_ADDED_FLAGS (O_CLOEXEC | O_NOCTTY)
+
+/* flags and mode as open(2) takes them (fs/open.c's build_open_how: bits
+ * the kernel does not know dropped, O_PATH with only the flags O_PATH
+ * takes, the mode only where a file is made), INROOT_ADDED_FLAGS added:
+ * openat2's strict checks then refuse nothing that open(2) takes. */
+struct open_how libexecveat_inroot_how(int flags, unsigned int mode);
+
+/* path's file opened with flags (and mode, for O_CREAT) inside root, as
+ * libexecveat_inroot_how makes them, by the library's openat2: the
+ * kernel's where it answers, the library's own walk where the call is
+ * refused. An fd or -errno. */
 int libexecveat_inroot_open(int root, const char *path, int flags,
 			    unsigned int mode);
 
@@ -60,6 +76,16 @@ int libexecveat_check_path(const char *path);
 int libexecveat_hold_parent(int root, const char *path,
 			    struct held_parent *p);
 void libexecveat_release_parent(struct held_parent *p);
+
+/*
+ * The search permission on the directory held, which the kernel's lookup
+ * of a parent checks before it reads the last name ("x", ".", ".."; a
+ * path of slashes only has none to read): 0, or -errno (EACCES). The *at
+ * call on the name checks it again; an operation on two paths asks it
+ * where the second path fails first, since the kernel walks the first
+ * one whole before it reads the second.
+ */
+int libexecveat_parent_searchable(const struct held_parent *p);
 
 /* The public entries' last word: r as it is, or -1 with errno = -r. */
 static inline int answer(int r)

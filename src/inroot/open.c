@@ -3,7 +3,8 @@
  * the whole path opened inside the root by openat2 itself, which looks
  * up and opens the last component in one step, as the kernel's open
  * does (a dangling last link followed by O_CREAT creates its target,
- * inside the root).
+ * inside the root). The flags are taken as open(2) takes them, and every
+ * fd is close-on-exec (in_root.h: libexecveat_inroot_how).
  */
 #define _GNU_SOURCE /* O_PATH */
 #include <fcntl.h>
@@ -28,10 +29,14 @@ EXECVEAT_EXPORT int inroot_resolve_nofollow(int root, const char *path)
 		root, path, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0));
 }
 
-/* A file is created only by inroot_creat, which has a mode for it. */
+/* A file is created only by inroot_creat, which has a mode for it: the
+ * flags that would make one, once open(2) has taken them (O_PATH drops
+ * both), are EINVAL. */
 EXECVEAT_EXPORT int inroot_open(int root, const char *path, int flags)
 {
-	if ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE)
+	int taken = (int)libexecveat_inroot_how(flags, 0).flags;
+
+	if ((taken & O_CREAT) || (taken & O_TMPFILE) == O_TMPFILE)
 		return answer(-EINVAL);
 	return answer(libexecveat_inroot_open(root, path, flags, 0));
 }

@@ -49,6 +49,8 @@ EXECVEAT_EXPORT ssize_t inroot_readlink(int root, const char *path,
 		return answer((int)r);
 	if (p.kind == LAST_IS_NAME && !p.trailing_slash)
 		r = read_link_text(&p, buf, size);
+	else if (p.kind == LAST_IS_ROOT)
+		r = -EINVAL; /* the root held, a directory: no lookup in it */
 	else
 		r = not_a_link(root, path);
 	libexecveat_release_parent(&p);

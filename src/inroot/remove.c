@@ -1,10 +1,10 @@
 /*
  * inroot_unlink, inroot_rmdir: the name removed from the directory held,
  * by unlinkat there. A last ".", ".." or "/" gets unlinkat's answers
- * without a lookup (EISDIR; rmdir: EINVAL, ENOTEMPTY, and for the root,
- * which the kernel's rmdir calls busy, EBUSY). A trailing slash is
- * handed on with the name: the kernel then wants a directory, and never
- * follows a symlink to one.
+ * without a lookup of the name (EISDIR; rmdir: EINVAL, ENOTEMPTY, and
+ * for the root, which the kernel's rmdir calls busy, EBUSY). A trailing
+ * slash is handed on with the name: the kernel then wants a directory,
+ * and never follows a symlink to one.
  */
 #define _GNU_SOURCE /* O_PATH */
 #include <fcntl.h>
@@ -21,10 +21,11 @@ static int remove_name(int root, const char *path, int flags)
 
 	if (r != 0)
 		return r;
-	/* unlinkat of "." would say EINVAL: the kernel's rmdir("/") says
-	 * EBUSY, before any lookup. */
-	if (p.kind == LAST_IS_ROOT && (flags & AT_REMOVEDIR))
-		r = -EBUSY;
+	/* The kernel's unlink("/") and rmdir("/") say EISDIR and EBUSY
+	 * before any lookup; unlinkat of "." would look "." up first, which
+	 * needs search permission on the root. */
+	if (p.kind == LAST_IS_ROOT)
+		r = flags & AT_REMOVEDIR ? -EBUSY : -EISDIR;
 	else
 		r = call_result(unlinkat(p.fd, p.name, flags));
 	libexecveat_release_parent(&p);

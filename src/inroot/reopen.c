@@ -7,13 +7,20 @@
  * 1. the file itself, no name at all: openat(fd, "", O_EMPTYPATH), where
  *    the kernel has it (Linux 7.2);
  * 2. a directory through its own ".", which is the directory itself and
- *    never a link (this needs search permission on it, where /proc does
- *    not: on EACCES, step 3);
+ *    never a link. That open needs search permission on the directory,
+ *    which the kernel's open of it does not: where "." is refused
+ *    (EACCES) and the directory may be searched, the open's own
+ *    permission refused it, and EACCES is the answer; where it may not be
+ *    searched, step 3;
  * 3. this thread's /proc fd entry for fd, once the fd directory is proven
  *    procfs and this very table and the entry leads to fd's file
  *    (proc_fd_dir.c); the new fd is checked to be that file again;
  * 4. else EOPNOTSUPP: a name looked up again is what this refuses to do.
  *
+ * The flags are taken as open(2) takes them, and the new fd is
+ * close-on-exec (in_root.h: libexecveat_inroot_how). The open's answers
+ * that need no open are given first, alike in every step: ENOTDIR for
+ * O_DIRECTORY on a file, EISDIR for a directory opened to write.
  * O_NOFOLLOW is dropped in step 3: following the fd's entry is the
  * reopening itself. O_CREAT, O_EXCL and O_TMPFILE make files; EINVAL.
  */
@@ -66,6 +73,34 @@ static int reopen_through_proc(int fd, int flags, const struct stat *st)
 	return r;
 }
 
+/*
+ * What the open answers before any permission is asked, whichever way it
+ * is made (fs/namei.c: do_open, then may_open): ENOTDIR for O_DIRECTORY
+ * on a file; EISDIR for a directory opened to write or truncate (O_PATH
+ * asks neither). Else 0.
+ */
+static int open_refusal(int flags, const struct stat *st)
+{
+	if ((flags & O_DIRECTORY) && !S_ISDIR(st->st_mode))
+		return -ENOTDIR;
+	if (S_ISDIR(st->st_mode) && !(flags & O_PATH) &&
+	    ((flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC)))
+		return -EISDIR;
+	return 0;
+}
+
+/* Step 2: the directory's "." opened; -EOPNOTSUPP where the caller may
+ * not search it (step 3 then). */
+static int reopen_directory(int fd, int flags, const struct stat *st)
+{
+	struct stat here;
+	int r = checked(openat(fd, ".", flags), st);
+
+	if (r != -EACCES || sys_fstatat(fd, ".", &here, 0) == 0)
+		return r;
+	return -EOPNOTSUPP;
+}
+
 static int reopen(int fd, int flags)
 {
 	struct stat st;
@@ -75,20 +110,17 @@ static int reopen(int fd, int flags)
 		return -EINVAL;
 	if (sys_fstat(fd, &st) != 0)
 		return -errno;
-	/* The open's own answer, whichever way it would be made. */
-	if ((flags & O_DIRECTORY) && !S_ISDIR(st.st_mode))
-		return -ENOTDIR;
+	r = open_refusal(flags, &st);
+	if (r != 0)
+		return r;
 	if (libexecveat_kernel_opens_empty_path())
 		return call_result(openat(fd, "", flags | O_EMPTYPATH));
-	if (S_ISDIR(st.st_mode)) {
-		r = checked(openat(fd, ".", flags), &st);
-		if (r != -EACCES)
-			return r;
-	}
-	return reopen_through_proc(fd, flags, &st);
+	r = S_ISDIR(st.st_mode) ? reopen_directory(fd, flags, &st) :
+				  -EOPNOTSUPP;
+	return r == -EOPNOTSUPP ? reopen_through_proc(fd, flags, &st) : r;
 }
 
 EXECVEAT_EXPORT int inroot_reopen(int fd, int flags)
 {
-	return answer(reopen(fd, flags));
+	return answer(reopen(fd, (int)libexecveat_inroot_how(flags, 0).flags));
 }

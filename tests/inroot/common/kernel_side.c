@@ -167,13 +167,17 @@ int kernel_remove_all(const char *path)
 	return rmdir_or_none(path);
 }
 
+/* What every open of inroot.h adds to the caller's flags (close-on-exec
+ * and no controlling terminal): the kernel is asked with them too. */
+#define INROOT_ADDED_FLAGS (O_CLOEXEC | O_NOCTTY)
+
 /* open(2) with O_CREAT, but for O_TMPFILE, which makes a file without
  * it and refuses it (EINVAL). */
 static int kernel_creat(const struct inroot_call *c)
 {
 	int creat = (c->flags & O_TMPFILE) == O_TMPFILE ? 0 : O_CREAT;
 
-	return open(c->path, c->flags | creat | O_CLOEXEC, c->mode);
+	return open(c->path, c->flags | creat | INROOT_ADDED_FLAGS, c->mode);
 }
 
 long kernel_side_call(const struct inroot_call *c)
@@ -184,7 +188,7 @@ long kernel_side_call(const struct inroot_call *c)
 	case OP_RESOLVE_NOFOLLOW:
 		return open(c->path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	case OP_OPEN:
-		return open(c->path, c->flags | O_CLOEXEC);
+		return open(c->path, c->flags | INROOT_ADDED_FLAGS);
 	case OP_CREAT:
 		return kernel_creat(c);
 	case OP_MKDIR:
@@ -215,7 +219,8 @@ long kernel_side_call(const struct inroot_call *c)
 		 * reopen of the fd resolve found opens again. That file is
 		 * no symlink (resolve followed it): O_NOFOLLOW has nothing
 		 * to refuse. */
-		return open(c->path, (c->flags & ~O_NOFOLLOW) | O_CLOEXEC);
+		return open(c->path,
+			    (c->flags & ~O_NOFOLLOW) | INROOT_ADDED_FLAGS);
 	}
 	errno = EINVAL;
 	return -1;

@@ -26,6 +26,7 @@ static struct answer answer_of(const struct question *q, long rc)
 		int fd = (int)rc;
 
 		a.fd_flags = fcntl(fd, F_GETFL);
+		a.cloexec = fcntl(fd, F_GETFD) & FD_CLOEXEC;
 		if (fstat(fd, &st) == 0) {
 			a.dev = st.st_dev;
 			a.ino = st.st_ino;
@@ -193,11 +194,11 @@ const char *answer_describe(char *buf, size_t size, const struct question *q,
 		name = strerrorname_np(a->err);
 		snprintf(buf, size, "-1 %s", name != NULL ? name : "E?");
 	} else if (inroot_op_returns_fd(q->op)) {
-		snprintf(buf, size, "fd of %s %s", a->file,
+		snprintf(buf, size, "fd of %s %s%s", a->file,
 			 a->fd_flags & O_PATH ? "O_PATH" :
 			 (a->fd_flags & O_ACCMODE) == O_RDONLY ? "O_RDONLY" :
 			 (a->fd_flags & O_ACCMODE) == O_WRONLY ? "O_WRONLY" :
-			 "O_RDWR");
+			 "O_RDWR", a->cloexec ? " close-on-exec" : "");
 	} else if (q->op == OP_READLINK) {
 		snprintf(buf, size, "%ld \"%s\"%s", a->rc, a->text,
 			 a->past_untouched ? "" : " (wrote past the text)");
@@ -216,7 +217,8 @@ bool answers_agree(const struct question *q, const struct answer *a,
 		return a->rc == b->rc && a->err == b->err;
 	if (inroot_op_returns_fd(q->op))
 		return strcmp(a->file, b->file) == 0 &&
-		       (a->fd_flags & kind) == (b->fd_flags & kind);
+		       (a->fd_flags & kind) == (b->fd_flags & kind) &&
+		       a->cloexec == b->cloexec;
 	if (q->op == OP_READLINK)
 		return a->rc == b->rc && strcmp(a->text, b->text) == 0 &&
 		       a->past_untouched == b->past_untouched;

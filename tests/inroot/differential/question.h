@@ -33,10 +33,12 @@ struct question {
 struct answer {
 	long rc;
 	int err; /* where rc is -1 */
-	/* A returned fd: its file, its F_GETFL flags. */
+	/* A returned fd: its file, its F_GETFL flags, whether it is
+	 * close-on-exec. */
 	dev_t dev;
 	ino_t ino;
 	int fd_flags;
+	bool cloexec;
 	/* The file's path in the tree afterwards (answer_name_file). */
 	char file[256];
 	/* readlink: what the buffer holds, and whether the bytes past what

@@ -16,7 +16,9 @@
  * following the last name: tests/inroot/common/kernel_side.c), then of
  * the library, beneath an fd of its copy. A copy is compared with its
  * twin by a canonical listing (tree.h); an fd by the path of its file in
- * the listing (dev/ino) and its F_GETFL access mode and O_PATH.
+ * the listing (dev/ino), its F_GETFL access mode and O_PATH, and its
+ * close-on-exec flag (the kernel's opens are asked with O_CLOEXEC and
+ * O_NOCTTY, which inroot.h's add).
  *
  * The library answers in four worlds, each a forked child: openat2
  * there (the kernel walks), openat2 refused with ENOSYS, refused with

@@ -34,6 +34,7 @@ static void answer_of(struct peer_answer *a, long rc, bool has_fd)
 		a->type = st.st_mode & S_IFMT;
 	}
 	a->flags = fcntl((int)rc, F_GETFL);
+	a->cloexec = fcntl((int)rc, F_GETFD) & FD_CLOEXEC;
 	close((int)rc);
 }
 

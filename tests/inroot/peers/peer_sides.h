@@ -23,6 +23,7 @@ struct peer_answer {
 	ino_t ino;
 	mode_t type;
 	int flags; /* F_GETFL */
+	bool cloexec; /* F_GETFD's FD_CLOEXEC */
 	char text[PATH_MAX]; /* what readlink read */
 };
 

@@ -8,8 +8,8 @@
  * with openat2 refused by a seccomp filter (ENOSYS, EPERM, and ENOSYS
  * with /proc hidden), where its own walk answers. A row passes where the
  * library answers as the kernel does (the same errno, or the same file
- * with the same open flags, or the same link text) and leaves its tree as
- * the kernel's call left the kernel's.
+ * with the same open flags and close-on-exec flag, or the same link text)
+ * and leaves its tree as the kernel's call left the kernel's.
  *
  * Where the peer expects other than the kernel answers, a line says so,
  * with the row's reason: that is the peer's own choice, which the
@@ -143,8 +143,9 @@ static const char *describe(const struct peer_case *c,
 	if (a->err != 0)
 		snprintf(buf, size, "%s", errno_name(a->err, name, sizeof name));
 	else if (a->has_file)
-		snprintf(buf, size, "%s (%s, flags %#o)", file,
-			 type_name(a->type), (unsigned)a->flags);
+		snprintf(buf, size, "%s (%s, flags %#o%s)", file,
+			 type_name(a->type), (unsigned)a->flags,
+			 a->cloexec ? ", close-on-exec" : "");
 	else if (c->op == OP_READLINK)
 		snprintf(buf, size, "\"%s\" (%ld bytes)", a->text, a->value);
 	else
@@ -435,7 +436,8 @@ static bool same_answer(const struct peer_case *c, const struct truth *k,
 		return false;
 	if (ka->has_file)
 		return strcmp(k->file, l->file) == 0 && ka->type == la->type &&
-		       same_flags(ka->flags & ~ignored, la->flags & ~ignored);
+		       same_flags(ka->flags & ~ignored, la->flags & ~ignored) &&
+		       ka->cloexec == la->cloexec;
 	return ka->value == la->value && strcmp(ka->text, la->text) == 0;
 }
 

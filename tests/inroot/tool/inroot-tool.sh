@@ -98,9 +98,11 @@ make_root() {
 # (the bound /usr, /proc and build tree are other mounts, and read-only),
 # with its type, mode, size, link text and times, in the order of the
 # directories' own listings, which tmpfs keeps while nothing changes.
+# Not /dev/null, the machine's own bound in: any process that writes it
+# changes its times.
 snapshot() {
-	find / -xdev \( -path "$root" -o -path "$files" \) -prune -o \
-		-printf '%p %y %m %s %l %T@ %C@\n'
+	find / -xdev \( -path "$root" -o -path "$files" -o -path /dev/null \) \
+		-prune -o -printf '%p %y %m %s %l %T@ %C@\n'
 }
 
 fail() {
