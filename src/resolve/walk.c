@@ -161,44 +161,15 @@ static int take_component(struct walk *w)
 	return s == STEP_MAGIC_LAST ? open_magic_last(w) : s;
 }
 
-/* Where a walk ends: with the last component opened (openat2), or in the
- * directory of the last name, which is left unlooked-up (walk_to_last). */
-enum walk_end { OPEN_LAST, STOP_BEFORE_LAST };
-
-/*
- * walk_to_last's end: a last name to act on, or "." (the directory
- * itself), or "..", which is walked here as any ".." is, inside the root,
- * and left as "." in the directory it leads to: the kernel is never
- * handed a ".." to look up, which could leave the root.
- */
-static int stand_before_last(struct walk *w)
-{
-	if (is_dotdot(w->comp.name)) {
-		w->last_kind = LAST_DOTDOT;
-		w->comp.name = ".";
-		return step_dotdot(w);
-	}
-	w->last_kind = is_dot(w->comp.name) ? LAST_DOT : LAST_NAME;
-	return STEP_ON;
-}
-
 /* The walk to its end, a component at a time; a component whose name
  * changed under its step is taken again. */
-static int walk_path(struct walk *w, enum walk_end end)
+static int walk_path(struct walk *w)
 {
 	for (;;) {
 		int s;
 
-		if (!next_component(w)) {
-			if (end == OPEN_LAST)
-				return open_here(w);
-			w->comp = (struct component){ .name = ".",
-						      .last = true };
-			w->last_kind = LAST_DOT;
-			return STEP_ON;
-		}
-		if (w->comp.last && end == STOP_BEFORE_LAST)
-			return stand_before_last(w);
+		if (!next_component(w))
+			return open_here(w);
 		s = take_component(w);
 		for (int retakes = 0; s == STEP_AGAIN; retakes++)
 			s = retakes < RETAKES ? take_component(w) : -EAGAIN;
@@ -269,33 +240,6 @@ static int path_length(const char *path, size_t *len)
 	return 0;
 }
 
-int libexecveat_walk_begin(struct walk *w, int dirfd, const char *path,
-			   const struct request *req)
-{
-	size_t len;
-	int err = path_length(path, &len);
-
-	if (err == 0 && len == 0)
-		err = -ENOENT;
-	init_walk(w, dirfd, req);
-	return err < 0 ? err : start_walk(w, path, len);
-}
-
-int libexecveat_walk_to_last(struct walk *w)
-{
-	return walk_path(w, STOP_BEFORE_LAST);
-}
-
-int libexecveat_walk_parent(struct walk *w)
-{
-	return current_level(w)->fd;
-}
-
-void libexecveat_walk_end(struct walk *w)
-{
-	finish_walk(w, STEP_ON);
-}
-
 int libexecveat_resolve_open(int dirfd, const char *path,
 			     const struct open_how *how)
 {
@@ -333,7 +277,7 @@ int libexecveat_resolve_open(int dirfd, const char *path,
 	} else {
 		s = start_walk(&w, path, len);
 		if (s == 0)
-			s = walk_path(&w, OPEN_LAST);
+			s = walk_path(&w);
 	}
 	s = finish_walk(&w, s);
 	if (s < 0) {

@@ -1,10 +1,9 @@
 /*
- * The walk: openat2's fallback resolution, and the interface through which
- * an operation beneath a root (or beneath dirfd) reaches the directory of
- * its last name. Its state is four parts, what the caller asked (struct
- * request), the directories held (struct levels), the path still to walk
- * (struct unwalked) and the name being looked up (struct component), and
- * the few facts the steps learn on the way (struct walk's other fields).
+ * The walk: openat2's fallback resolution (resolve.h). Its state is four
+ * parts, what the caller asked (struct request), the directories held
+ * (struct levels), the path still to walk (struct unwalked) and the name
+ * being looked up (struct component), and the few facts the steps learn
+ * on the way (struct walk's other fields).
  * walk.c has the threat model, the loop and the map of the steps to the
  * kernel's fs/namei.c.
  */
@@ -101,13 +100,6 @@ struct component {
 	bool trailing_slash; /* but slashes do */
 };
 
-/* What walk_to_last leaves as the last name. */
-enum last_kind {
-	LAST_NAME, /* a name to act on, looked up by the operation's call */
-	LAST_DOT, /* ".", or a path of slashes only: the directory itself */
-	LAST_DOTDOT, /* "..", walked already: the name is "." */
-};
-
 struct walk {
 	struct request req;
 	struct levels levels;
@@ -118,7 +110,6 @@ struct walk {
 	bool use_statx; /* cleared where statx is refused */
 	int answer; /* STEP_OPENED: the fd */
 	bool answer_cloexec_added; /* opened close-on-exec for the walk's sake */
-	enum last_kind last_kind; /* walk_to_last's */
 	struct unwalked unwalked;
 };
 
@@ -135,37 +126,5 @@ enum step {
 	STEP_MAGIC_LAST, /* the last name is a magic link, to open through */
 	STEP_OPENED, /* the last component is open: w->answer */
 };
-
-/*
- * The walk as the operations beneath a root use it (openat2's own use is
- * libexecveat_resolve_open, resolve.h): every component but the last is
- * walked by the request's resolve flags, and the operation acts on the
- * last name with one *at call on the directory held, where the kernel
- * looks up that one name only, so that no rename can take it elsewhere.
- *
- *	struct walk w;
- *	int err = libexecveat_walk_begin(&w, dirfd, path, &req);
- *	if (err == 0)
- *		err = libexecveat_walk_to_last(&w);
- *	if (err == 0)
- *		err = unlinkat(libexecveat_walk_parent(&w), w.comp.name, 0)
- *			< 0 ? -errno : 0;
- *	libexecveat_walk_end(&w);
- *
- * begin: 0 or -errno; whatever it answers, end closes what the walk holds.
- * req has passed openat2's checks (open_how_check.c: BENEATH and IN_ROOT
- * are not both set). path is copied (at most PATH_MAX - 1 bytes, not
- * empty). to_last: 0 with w->comp the last name, unlooked-up and, if a
- * link, not followed (w->comp.trailing_slash says whether slashes follow
- * it), and w->last_kind what it is: LAST_DOT and LAST_DOTDOT leave ".",
- * which the operation answers as the kernel's call answers "." or ".."
- * (mkdirat EEXIST, unlinkat EISDIR...); or -errno. parent: the directory
- * the walk stands in, an fd the walk holds until end.
- */
-int libexecveat_walk_begin(struct walk *w, int dirfd, const char *path,
-			   const struct request *req);
-int libexecveat_walk_to_last(struct walk *w);
-int libexecveat_walk_parent(struct walk *w);
-void libexecveat_walk_end(struct walk *w);
 
 #endif /* EXECVEAT_RESOLVE_WALK_H */
