@@ -6,24 +6,25 @@
  * which it holds, or fetches again and proves (levels.c); at the bottom,
  * BENEATH refuses and IN_ROOT stays where it is. Only an unscoped walk
  * asks the kernel for the bottom's "..": it has no root to leave. ".."
- * as the last component is last.c's. Part of walk.c, which includes it.
+ * as the last component is last.c's.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 
-#include "../sys.h"
+#include "dotdot.h"
+#include "levels.h"
 
 /* ".." on the way: STEP_ON or -errno. */
-static int step_dotdot(struct walk *w)
+int libexecveat_step_dotdot(struct walk *w)
 {
-	int err = check_search(w);
+	int err = libexecveat_check_search(w);
 
 	if (err < 0)
 		return err;
 	w->root_set = true; /* handle_dots: set_root() */
 	if (w->levels.depth > 0)
-		return pop_level(w);
+		return libexecveat_pop_level(w);
 	if (w->req.resolve & RESOLVE_BENEATH)
 		return -EXDEV;
 	if (w->req.resolve & RESOLVE_IN_ROOT)
@@ -31,5 +32,6 @@ static int step_dotdot(struct walk *w)
 	/* Unscoped: the kernel's ".." of the bottom, which stops at the
 	 * process root; under NO_XDEV, climbing out of a mount's root
 	 * crosses a mount. */
-	return move_bottom(w, &w->levels.bottom, w->levels.bottom.fd, "..");
+	return libexecveat_move_bottom(w, &w->levels.bottom,
+				       w->levels.bottom.fd, "..");
 }

@@ -2,13 +2,14 @@
  * What a file is, asked only where something needs the answer: a level
  * the walk lets go while a later ".." could come back to it, a mount
  * crossing under RESOLVE_NO_XDEV, a trailing link's owner. A plain step
- * identifies nothing. Part of walk.c, which includes it.
+ * identifies nothing.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <sys/sysmacros.h>
 
 #include "../sys.h"
+#include "identity.h"
 
 /* Linux's own dev_t encoding (12-bit major, 20-bit minor) fits 32 bits. */
 static uint32_t kernel_dev(uint32_t major, uint32_t minor)
@@ -80,37 +81,37 @@ static int identify_at(struct walk *w, int fd, const char *name, int flags,
 }
 
 /* What the file of fd is. */
-static int identify_fd(struct walk *w, int fd, struct dir_id *id)
+int libexecveat_identify_fd(struct walk *w, int fd, struct dir_id *id)
 {
 	return identify_at(w, fd, "", AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH, id);
 }
 
 /* What name in the directory dirfd is, not followed. */
-static int identify_name(struct walk *w, int dirfd, const char *name,
-			 struct dir_id *id)
+int libexecveat_identify_name(struct walk *w, int dirfd, const char *name,
+			      struct dir_id *id)
 {
 	return identify_at(w, dirfd, name, AT_SYMLINK_NOFOLLOW, id);
 }
 
-static int identify_level(struct walk *w, struct level *level)
+int libexecveat_identify_level(struct walk *w, struct level *level)
 {
 	int err;
 
 	if (level->identified)
 		return 0;
-	err = identify_fd(w, level->fd, &level->id);
+	err = libexecveat_identify_fd(w, level->fd, &level->id);
 	level->identified = err == 0;
 	return err;
 }
 
-static bool same_file(const struct dir_id *a, const struct dir_id *b)
+bool libexecveat_same_identity(const struct dir_id *a, const struct dir_id *b)
 {
 	return a->ino == b->ino && a->dev == b->dev && a->mnt == b->mnt &&
 	       a->btime == b->btime;
 }
 
 /* 64 bits that stand for a level's identity (splitmix64's mixer). */
-static uint64_t digest_of(const struct dir_id *id)
+uint64_t libexecveat_digest_of(const struct dir_id *id)
 {
 	uint64_t h = id->ino ^ ((uint64_t)id->dev << 32 | id->mnt) * 31 ^
 		     id->btime * 0x9e3779b97f4a7c15U;
@@ -136,16 +137,16 @@ static bool same_mount(const struct dir_id *a, const struct dir_id *b)
  * cannot be identified. Without NO_XDEV it asks nothing and answers 0;
  * with it, both levels are identified after.
  */
-static int refuse_crossing(struct walk *w, struct level *from,
-			   struct level *to)
+int libexecveat_refuse_crossing(struct walk *w, struct level *from,
+				struct level *to)
 {
 	int err;
 
 	if (!(w->req.resolve & RESOLVE_NO_XDEV))
 		return 0;
-	err = identify_level(w, from);
+	err = libexecveat_identify_level(w, from);
 	if (err == 0)
-		err = identify_level(w, to);
+		err = libexecveat_identify_level(w, to);
 	if (err < 0)
 		return err;
 	return same_mount(&from->id, &to->id) ? 0 : -EXDEV;

@@ -8,8 +8,7 @@
  * link instead of following it (ELOOP, or ENOTDIR), and link.c walks its
  * text. No name is opened twice, and nothing opened is thrown away but
  * an O_PATH fd of a link, which opens nothing. The last component in each
- * of its forms: a name, ".", "..", a magic link's target. Part of walk.c,
- * which includes it.
+ * of its forms: a name, ".", "..", a magic link's target.
  *
  * What the caller sees of that: fcntl(F_GETFL) shows the added
  * O_NOFOLLOW (and O_DIRECTORY after a trailing slash). The kernel's
@@ -21,21 +20,11 @@
 
 #include "../proc_fd_dir.h"
 #include "../sys.h"
+#include "identity.h"
+#include "last.h"
+#include "levels.h"
 #include "moment.h"
-
-/* Whether an answer was opened close-on-exec for the walk's sake, which
- * finish_walk takes back where the caller did not ask for it. */
-enum answer_cloexec { CLOEXEC_AS_ASKED, CLOEXEC_ADDED };
-
-/* The open's fd as the answer: STEP_OPENED, or its -errno. */
-static int opened(struct walk *w, int fd, enum answer_cloexec cloexec)
-{
-	if (fd < 0)
-		return fd;
-	w->answer = fd;
-	w->answer_cloexec_added = cloexec == CLOEXEC_ADDED;
-	return STEP_OPENED;
-}
+#include "regular.h"
 
 /* What the lookup does with a link as the last name. */
 enum last_link { LINK_KEPT, LINK_FOLLOWED };
@@ -65,14 +54,14 @@ static int look_before_open(struct walk *w, enum last_link link)
 
 	if (!(w->req.resolve & (RESOLVE_NO_XDEV | RESOLVE_CACHED)))
 		return 0;
-	err = identify_name(w, dir->fd, w->comp.name, &named.id);
+	err = libexecveat_identify_name(w, dir->fd, w->comp.name, &named.id);
 	if (err == -ENOENT && (w->req.flags & O_CREAT))
 		return cached ? -EAGAIN : 0; /* nothing there to cross into */
 	if (err < 0)
 		return err;
 	if (link == LINK_FOLLOWED && S_ISLNK(named.id.mode))
 		return 1;
-	err = refuse_crossing(w, dir, &named);
+	err = libexecveat_refuse_crossing(w, dir, &named);
 	return err == 0 && cached ? -EAGAIN : err;
 }
 
@@ -87,8 +76,9 @@ static int open_unfollowed(struct walk *w)
 	if (look < 0)
 		return look;
 	AT_MOMENT(BEFORE_LAST_OPEN, dir->fd, w->comp.name);
-	make_room(w, NULL, 0);
-	fd = open_answer(w, dir->fd, w->comp.name, w->req.flags, w->req.mode);
+	libexecveat_make_room(w, NULL, 0);
+	fd = libexecveat_open_answer(w, dir->fd, w->comp.name, w->req.flags,
+				     w->req.mode);
 	return opened(w, fd, CLOEXEC_AS_ASKED);
 }
 
@@ -113,15 +103,16 @@ static int open_followed(struct walk *w)
 	if (look != 0)
 		return look > 0 ? STEP_LINK : look;
 	AT_MOMENT(BEFORE_LAST_OPEN, dir->fd, w->comp.name);
-	make_room(w, NULL, 0);
-	fd = open_answer(w, dir->fd, w->comp.name, flags, w->req.mode);
+	libexecveat_make_room(w, NULL, 0);
+	fd = libexecveat_open_answer(w, dir->fd, w->comp.name, flags,
+				     w->req.mode);
 	if (fd == -ELOOP)
 		return STEP_LINK;
 	if (fd == -ENOTDIR && (flags & O_DIRECTORY))
 		return STEP_LINK_OR_FILE;
 	if (fd < 0 || !path_only)
 		return opened(w, fd, CLOEXEC_AS_ASKED);
-	err = identify_fd(w, fd, &id);
+	err = libexecveat_identify_fd(w, fd, &id);
 	if (err == 0 && !S_ISLNK(id.mode))
 		return opened(w, fd, (w->req.flags & O_CLOEXEC) ?
 					     CLOEXEC_AS_ASKED :
@@ -132,7 +123,7 @@ static int open_followed(struct walk *w)
 
 /* The last component with a name: how the kernel opens it decides.
  * STEP_OPENED, STEP_LINK, STEP_LINK_OR_FILE or -errno. */
-static int open_last(struct walk *w)
+int libexecveat_open_last(struct walk *w)
 {
 	int flags = w->req.flags;
 	int err;
@@ -140,7 +131,7 @@ static int open_last(struct walk *w)
 	/* open_last_lookups: creating "name/" is EISDIR, existing or not,
 	 * once the directory may be searched. */
 	if ((flags & O_CREAT) && w->comp.trailing_slash) {
-		err = check_search(w);
+		err = libexecveat_check_search(w);
 		return err < 0 ? err : -EISDIR;
 	}
 	/* A trailing slash sets LOOKUP_FOLLOW | LOOKUP_DIRECTORY for the rest
@@ -158,15 +149,15 @@ static int open_last(struct walk *w)
  * ends in ".", "..", "/" or a link to one of them. Through "." from it,
  * so that the new fd's flags are exactly the caller's.
  */
-static int open_here(struct walk *w)
+int libexecveat_open_here(struct walk *w)
 {
 	int fd;
 
 	if (w->req.resolve & RESOLVE_CACHED)
 		return -EAGAIN;
-	make_room(w, NULL, 0);
-	fd = open_answer(w, current_level(w)->fd, ".", w->req.flags,
-			 w->req.mode);
+	libexecveat_make_room(w, NULL, 0);
+	fd = libexecveat_open_answer(w, current_level(w)->fd, ".", w->req.flags,
+				     w->req.mode);
 	return opened(w, fd, CLOEXEC_AS_ASKED);
 }
 
@@ -183,15 +174,16 @@ static int open_judged_parent(struct walk *w, struct level *up)
 	struct dir_id id;
 	int fd, err;
 
-	make_room(w, up_fd, 1);
+	libexecveat_make_room(w, up_fd, 1);
 	if ((w->req.flags & O_TMPFILE) == O_TMPFILE)
-		return open_answer(w, up->fd, ".", w->req.flags, w->req.mode);
-	fd = open_answer(w, w->levels.bottom.fd, "..", w->req.flags,
-			 w->req.mode);
+		return libexecveat_open_answer(w, up->fd, ".", w->req.flags,
+					       w->req.mode);
+	fd = libexecveat_open_answer(w, w->levels.bottom.fd, "..", w->req.flags,
+				     w->req.mode);
 	if (fd < 0)
 		return fd;
-	err = identify_fd(w, fd, &id);
-	if (err == 0 && !same_file(&id, &up->id))
+	err = libexecveat_identify_fd(w, fd, &id);
+	if (err == 0 && !libexecveat_same_identity(&id, &up->id))
 		err = -EAGAIN; /* moved by a rename since */
 	if (err < 0)
 		sys_close(fd);
@@ -205,23 +197,23 @@ static int open_judged_parent(struct walk *w, struct level *up)
  * where "." from it would). Under NO_XDEV its mount is judged first on an
  * O_PATH open; under RESOLVE_CACHED nothing is opened.
  */
-static int open_parent_of_bottom(struct walk *w)
+int libexecveat_open_parent_of_bottom(struct walk *w)
 {
 	struct level *bottom = &w->levels.bottom;
 	struct level up = { 0 };
 	int fd, err;
 
 	if (!(w->req.resolve & (RESOLVE_NO_XDEV | RESOLVE_CACHED))) {
-		make_room(w, NULL, 0);
-		fd = open_answer(w, bottom->fd, "..", w->req.flags,
-				 w->req.mode);
+		libexecveat_make_room(w, NULL, 0);
+		fd = libexecveat_open_answer(w, bottom->fd, "..", w->req.flags,
+					     w->req.mode);
 		return opened(w, fd, CLOEXEC_AS_ASKED);
 	}
-	up.fd = open_walk_fd(w, bottom->fd, "..",
-			     O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+	up.fd = libexecveat_open_walk_fd(w, bottom->fd, "..",
+					 O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
 	if (up.fd < 0)
 		return up.fd;
-	err = refuse_crossing(w, bottom, &up);
+	err = libexecveat_refuse_crossing(w, bottom, &up);
 	if (err == 0 && (w->req.resolve & RESOLVE_CACHED))
 		err = -EAGAIN;
 	fd = err < 0 ? err : open_judged_parent(w, &up);
@@ -248,9 +240,9 @@ static int reopen(struct walk *w, struct level *target)
 	if (w->req.regular_only) {
 		int *const target_fd[] = { &target->fd };
 
-		make_room(w, target_fd, 1);
-		return reopen_regular(w, target->fd, w->req.flags | O_CLOEXEC,
-				      w->req.mode);
+		libexecveat_make_room(w, target_fd, 1);
+		return libexecveat_reopen_regular(
+			w, target->fd, w->req.flags | O_CLOEXEC, w->req.mode);
 	}
 	/* The proof takes three fds at once (proc_fd_dir.h): where they are
 	 * not free, the walk frees its own, and at the fd limit the answer
@@ -258,14 +250,14 @@ static int reopen(struct walk *w, struct level *target)
 	while ((dir = libexecveat_proc_fd_dir_open(&verdict)) < 0 &&
 	       verdict == PROC_FD_DIR_NO_FD) {
 		err = -errno;
-		if (!free_a_walk_fd(w))
+		if (!libexecveat_free_a_walk_fd(w))
 			return err;
 	}
 	int *const step_fds[] = { &target->fd, &dir };
 
 	if (dir < 0)
 		return -EXDEV; /* nothing proves what the name would open */
-	make_room(w, step_fds, 2);
+	libexecveat_make_room(w, step_fds, 2);
 	libexecveat_fd_name(name, target->fd);
 	AT_MOMENT(BEFORE_MAGIC_REOPEN, dir, name);
 	/* Close-on-exec until it is proven the answer. */
@@ -273,8 +265,8 @@ static int reopen(struct walk *w, struct level *target)
 	err = fd < 0 ? -errno : 0;
 	sys_close(dir);
 	if (err == 0)
-		err = identify_fd(w, fd, &id);
-	if (err == 0 && !same_file(&id, &target->id))
+		err = libexecveat_identify_fd(w, fd, &id);
+	if (err == 0 && !libexecveat_same_identity(&id, &target->id))
 		err = -EAGAIN;
 	if (err < 0 && fd >= 0)
 		sys_close(fd);
@@ -289,11 +281,11 @@ static int refusal_of_no_directory(struct walk *w, struct level *dir)
 	struct level target = { 0 };
 	int err;
 
-	target.fd = open_walk_fd(w, dir->fd, w->comp.name, O_PATH | O_CLOEXEC,
-				 0);
+	target.fd = libexecveat_open_walk_fd(w, dir->fd, w->comp.name,
+					     O_PATH | O_CLOEXEC, 0);
 	if (target.fd < 0)
 		return target.fd;
-	err = refuse_crossing(w, dir, &target);
+	err = libexecveat_refuse_crossing(w, dir, &target);
 	sys_close(target.fd);
 	return err < 0 ? err : -ENOTDIR;
 }
@@ -307,16 +299,15 @@ static int open_magic_target(struct walk *w, struct level *dir)
 	int err, fd;
 
 	if (path_only) /* the judged fd is the answer */
-		make_room(w, NULL, 0);
-	target.fd = open_walk_fd(w, dir->fd, w->comp.name,
-				 path_only ? w->req.flags | O_CLOEXEC :
-					     O_PATH | O_CLOEXEC,
-				 0);
+		libexecveat_make_room(w, NULL, 0);
+	target.fd = libexecveat_open_walk_fd(
+		w, dir->fd, w->comp.name,
+		path_only ? w->req.flags | O_CLOEXEC : O_PATH | O_CLOEXEC, 0);
 	if (target.fd == -ENOTDIR && path_only)
 		return refusal_of_no_directory(w, dir);
 	if (target.fd < 0)
 		return target.fd;
-	err = refuse_crossing(w, dir, &target);
+	err = libexecveat_refuse_crossing(w, dir, &target);
 	if (err == 0 && (w->req.resolve & RESOLVE_CACHED))
 		err = -EAGAIN;
 	if (err == 0 && path_only)
@@ -332,7 +323,7 @@ static int open_magic_target(struct walk *w, struct level *dir)
  * judged first; otherwise there is nothing to judge, and the kernel's own
  * walk opens it, as it is. RESOLVE_CACHED opens nothing.
  */
-static int open_magic_last(struct walk *w)
+int libexecveat_open_magic_last(struct walk *w)
 {
 	struct level *dir = current_level(w);
 	int fd;
@@ -342,7 +333,8 @@ static int open_magic_last(struct walk *w)
 	if (w->req.resolve & RESOLVE_CACHED)
 		return -EAGAIN;
 	AT_MOMENT(BEFORE_LAST_OPEN, dir->fd, w->comp.name);
-	make_room(w, NULL, 0);
-	fd = open_answer(w, dir->fd, w->comp.name, w->req.flags, w->req.mode);
+	libexecveat_make_room(w, NULL, 0);
+	fd = libexecveat_open_answer(w, dir->fd, w->comp.name, w->req.flags,
+				     w->req.mode);
 	return opened(w, fd, CLOEXEC_AS_ASKED);
 }

@@ -4,7 +4,7 @@
  * a parent (walk.c says why that matters). The kernel's walk holds its
  * chain by reference and pays nothing for it; here each level is an fd:
  * one openat per directory, nothing more, until something needs a
- * level's identity. Part of walk.c, which includes it.
+ * level's identity.
  *
  * Bounds. HELD_MAX levels stay open (fewer where openat answers EMFILE or
  * ENFILE: the oldest levels go first). A level that goes is identified
@@ -45,17 +45,9 @@
 #include <fcntl.h>
 
 #include "../sys.h"
+#include "identity.h"
+#include "levels.h"
 #include "moment.h"
-
-static struct level *level_at(struct levels *l, int depth)
-{
-	return depth == 0 ? &l->bottom : &l->ring[depth % HELD_MAX];
-}
-
-static struct level *current_level(struct walk *w)
-{
-	return level_at(&w->levels, w->levels.depth);
-}
 
 static void close_quietly(int fd)
 {
@@ -126,10 +118,10 @@ static int let_oldest_go(struct walk *w)
 
 	if (l->held < 2)
 		return -EMFILE;
-	err = identify_level(w, level);
+	err = libexecveat_identify_level(w, level);
 	if (err < 0)
 		return err;
-	l->digest[oldest] = digest_of(&level->id);
+	l->digest[oldest] = libexecveat_digest_of(&level->id);
 	let_go(l, level->fd);
 	level->fd = -1;
 	l->held--;
@@ -140,7 +132,7 @@ static int let_oldest_go(struct walk *w)
  * Where the process is out of fds (EMFILE, ENFILE): the walk closes what
  * it let go, or lets its oldest level go. Whether an fd was freed.
  */
-static bool free_a_walk_fd(struct walk *w)
+bool libexecveat_free_a_walk_fd(struct walk *w)
 {
 	struct levels *l = &w->levels;
 
@@ -155,8 +147,8 @@ static bool free_a_walk_fd(struct walk *w)
  * one and tries again. dirfd is never one it frees: it is the level the
  * walk stands in or the bottom. An fd, or -errno.
  */
-static int open_walk_fd(struct walk *w, int dirfd, const char *name,
-			int flags, unsigned int mode)
+int libexecveat_open_walk_fd(struct walk *w, int dirfd, const char *name,
+			     int flags, unsigned int mode)
 {
 	for (;;) {
 		int fd = sys_openat(dirfd, name, flags, mode);
@@ -165,14 +157,14 @@ static int open_walk_fd(struct walk *w, int dirfd, const char *name,
 			return fd >= 0 ? fd : -errno;
 		int err = -errno;
 
-		if (!free_a_walk_fd(w))
+		if (!libexecveat_free_a_walk_fd(w))
 			return err;
 	}
 }
 
 /* Steps into next (its fd the walk's own, its id set or not): one level
  * deeper. */
-static int push_level(struct walk *w, const struct level *next)
+int libexecveat_push_level(struct walk *w, const struct level *next)
 {
 	struct levels *l = &w->levels;
 	int err;
@@ -204,13 +196,13 @@ static int fetch_level_below(struct walk *w)
 	int err;
 
 	AT_MOMENT(BEFORE_REFETCH, current_level(w)->fd, "..");
-	fetched.fd = open_walk_fd(w, current_level(w)->fd, "..",
-				  O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC,
-				  0);
+	fetched.fd = libexecveat_open_walk_fd(
+		w, current_level(w)->fd, "..",
+		O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
 	if (fetched.fd < 0)
 		return fetched.fd;
-	err = identify_fd(w, fetched.fd, &fetched.id);
-	if (err == 0 && digest_of(&fetched.id) != l->digest[below])
+	err = libexecveat_identify_fd(w, fetched.fd, &fetched.id);
+	if (err == 0 && libexecveat_digest_of(&fetched.id) != l->digest[below])
 		err = -EAGAIN; /* moved by a rename since */
 	if (err < 0) {
 		close_quietly(fetched.fd);
@@ -222,7 +214,7 @@ static int fetch_level_below(struct walk *w)
 }
 
 /* ".." above the bottom: back to the level the walk came from. */
-static int pop_level(struct walk *w)
+int libexecveat_pop_level(struct walk *w)
 {
 	struct levels *l = &w->levels;
 	int err;
@@ -255,21 +247,21 @@ static void let_go_to_bottom(struct walk *w)
  * judged before the new bottom must be a directory, as the kernel judges
  * a jump first. 0 or -errno.
  */
-static int move_bottom(struct walk *w, struct level *from, int dirfd,
-		       const char *name)
+int libexecveat_move_bottom(struct walk *w, struct level *from, int dirfd,
+			    const char *name)
 {
 	struct levels *l = &w->levels;
 	bool judge = from != NULL && (w->req.resolve & RESOLVE_NO_XDEV);
 	struct level bottom = { 0 };
 	int err = 0;
 
-	bottom.fd = open_walk_fd(w, dirfd, name,
-				 O_PATH | O_CLOEXEC | (judge ? 0 : O_DIRECTORY),
-				 0);
+	bottom.fd = libexecveat_open_walk_fd(
+		w, dirfd, name, O_PATH | O_CLOEXEC | (judge ? 0 : O_DIRECTORY),
+		0);
 	if (bottom.fd < 0)
 		return bottom.fd;
 	if (judge) {
-		err = refuse_crossing(w, from, &bottom);
+		err = libexecveat_refuse_crossing(w, from, &bottom);
 		if (err == 0 && !S_ISDIR(bottom.id.mode))
 			err = -ENOTDIR;
 	}
@@ -292,7 +284,7 @@ static int move_bottom(struct walk *w, struct level *from, int dirfd,
  * IN_ROOT's root is the bottom (dirfd); otherwise the process root, which
  * becomes the bottom. 0 or -errno.
  */
-static int jump_to_root(struct walk *w, struct level *from)
+int libexecveat_jump_to_root(struct walk *w, struct level *from)
 {
 	struct levels *l = &w->levels;
 	int err;
@@ -306,10 +298,10 @@ static int jump_to_root(struct walk *w, struct level *from)
 		return -EXDEV;
 	w->root_set = true;
 	if (!(w->req.resolve & RESOLVE_IN_ROOT))
-		return move_bottom(w, from, AT_FDCWD, "/");
+		return libexecveat_move_bottom(w, from, AT_FDCWD, "/");
 	/* From the bottom itself no mount is crossed: no statx to prove it. */
 	if (from != NULL && from != &l->bottom) {
-		err = refuse_crossing(w, from, &l->bottom);
+		err = libexecveat_refuse_crossing(w, from, &l->bottom);
 		if (err < 0)
 			return err;
 	}
@@ -322,7 +314,7 @@ static int jump_to_root(struct walk *w, struct level *from)
  * in it, ".." included. A walk that has looked a name up in it knows;
  * otherwise a lookup of "." asks the kernel, and leaves no fd.
  */
-static int check_search(struct walk *w)
+int libexecveat_check_search(struct walk *w)
 {
 	struct level *level = current_level(w);
 	struct stat st;
@@ -384,7 +376,7 @@ static int *lowest_walk_fd(struct levels *l, int *const extra[], int n)
  * the number the kernel's openat2 would give. Where no number is free to
  * move it to, the answer is opened all the same, at the lowest free then.
  */
-static void make_room(struct walk *w, int *const extra[], int n)
+void libexecveat_make_room(struct walk *w, int *const extra[], int n)
 {
 	struct levels *l = &w->levels;
 	int *lowest = lowest_walk_fd(l, extra, n);
@@ -409,7 +401,7 @@ static void make_room(struct walk *w, int *const extra[], int n)
  * walk's closed; the answer (outcome STEP_OPENED) is where make_room let
  * it be opened. The answer, or outcome as it is.
  */
-static int finish_walk(struct walk *w, int outcome)
+int libexecveat_finish_walk(struct walk *w, int outcome)
 {
 	int fds[WALK_FDS_MAX];
 	int n = walk_fds(&w->levels, fds);

@@ -5,8 +5,7 @@
  * text walked under the same rules, an absolute one from the root. Only a
  * procfs magic link, which has no text to walk, is followed by the
  * kernel, and only where the kernel's own walk would follow it; as the
- * last component, last.c opens its target. Part of walk.c, which
- * includes it.
+ * last component, last.c opens its target.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -14,7 +13,11 @@
 #include <unistd.h>
 
 #include "../sys.h"
+#include "identity.h"
+#include "levels.h"
+#include "link.h"
 #include "moment.h"
+#include "unwalked.h"
 
 #define ST_NOSYMFOLLOW_FLAG 0x2000 /* statfs f_flags, Linux 5.10 */
 /* procfs numbers its registered entries (self, thread-self, mounts, net,
@@ -55,13 +58,13 @@ static int judge_fs(struct level *level)
 static int may_follow_trailing(struct walk *w, struct level *dir)
 {
 	struct dir_id link;
-	int err = identify_level(w, dir);
+	int err = libexecveat_identify_level(w, dir);
 
 	if (err < 0)
 		return err;
 	if ((dir->id.mode & (S_ISVTX | S_IWOTH)) != (S_ISVTX | S_IWOTH))
 		return 0;
-	err = identify_name(w, dir->fd, w->comp.name, &link);
+	err = libexecveat_identify_name(w, dir->fd, w->comp.name, &link);
 	if (err < 0)
 		return err;
 	if (link.uid == (uint32_t)geteuid() || link.uid == dir->id.uid)
@@ -98,7 +101,7 @@ static int is_magic_link(struct walk *w, struct level *dir)
 
 	if (!dir->fs.proc)
 		return 0;
-	err = identify_name(w, dir->fd, w->comp.name, &link);
+	err = libexecveat_identify_name(w, dir->fd, w->comp.name, &link);
 	if (err < 0)
 		return err;
 	return link.ino < PROC_DYNAMIC_FIRST;
@@ -119,7 +122,7 @@ static int follow_magic_link(struct walk *w, struct level *dir)
 	if (w->comp.last && !w->must_be_dir)
 		return STEP_MAGIC_LAST;
 	/* The walk goes on in the target. */
-	return move_bottom(w, dir, dir->fd, w->comp.name);
+	return libexecveat_move_bottom(w, dir, dir->fd, w->comp.name);
 }
 
 /*
@@ -134,7 +137,7 @@ static int not_a_link(struct walk *w, struct level *dir, enum step seen)
 	struct dir_id now;
 
 	if (seen == STEP_LINK ||
-	    identify_name(w, dir->fd, w->comp.name, &now) < 0 ||
+	    libexecveat_identify_name(w, dir->fd, w->comp.name, &now) < 0 ||
 	    S_ISDIR(now.mode) || S_ISLNK(now.mode))
 		return STEP_AGAIN;
 	return -ENOTDIR;
@@ -148,7 +151,7 @@ static int not_a_link(struct walk *w, struct level *dir, enum step seen)
  * text walked in place of the name: STEP_ON, STEP_AGAIN, STEP_MAGIC_LAST
  * or -errno.
  */
-static int follow_link(struct walk *w, enum step seen)
+int libexecveat_follow_link(struct walk *w, enum step seen)
 {
 	struct level *dir = current_level(w);
 	struct unwalked *u = &w->unwalked;
@@ -179,8 +182,9 @@ static int follow_link(struct walk *w, enum step seen)
 		return -ENOENT;
 	if ((size_t)n >= room)
 		return -ENAMETOOLONG;
-	err = splice_link_text(w, (size_t)n);
+	err = libexecveat_splice_link_text(w, (size_t)n);
 	if (err < 0)
 		return err;
-	return u->text[u->pos] == '/' ? jump_to_root(w, dir) : STEP_ON;
+	return u->text[u->pos] == '/' ? libexecveat_jump_to_root(w, dir) :
+					STEP_ON;
 }

@@ -15,8 +15,7 @@
  * slash ENOTDIR; then the permission checks of the open itself.
  *
  * What the caller sees of that: fcntl(F_GETFL) shows O_EMPTYPATH, which
- * the kernel's openat2 by name does not. Part of walk.c, which includes
- * it.
+ * the kernel's openat2 by name does not.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -24,6 +23,9 @@
 #include <unistd.h>
 
 #include "../sys.h"
+#include "identity.h"
+#include "levels.h"
+#include "regular.h"
 
 /*
  * O_CREAT of a file that exists, in a sticky directory (the kernel's
@@ -40,7 +42,7 @@ static int sticky_refusal(struct walk *w, int dirfd,
 			  const struct dir_id *file)
 {
 	struct dir_id dir;
-	int err = identify_fd(w, dirfd, &dir);
+	int err = libexecveat_identify_fd(w, dirfd, &dir);
 
 	if (err < 0)
 		return err;
@@ -85,16 +87,16 @@ static int refusal(struct walk *w, int dirfd, int flags,
 static int open_own_file(struct walk *w, int fd, int flags,
 			 unsigned int mode)
 {
-	return open_walk_fd(w, fd, "", flags | O_EMPTYPATH, mode);
+	return libexecveat_open_walk_fd(w, fd, "", flags | O_EMPTYPATH, mode);
 }
 
 /* The file of fd (one the walk proved, or the caller's own with the empty
  * name), under OPENAT2_REGULAR: an fd or -errno. */
-static int reopen_regular(struct walk *w, int fd, int flags,
-			  unsigned int mode)
+int libexecveat_reopen_regular(struct walk *w, int fd, int flags,
+			       unsigned int mode)
 {
 	struct dir_id file;
-	int err = identify_fd(w, fd, &file);
+	int err = libexecveat_identify_fd(w, fd, &file);
 
 	if (err < 0)
 		return err;
@@ -114,24 +116,25 @@ static int open_regular(struct walk *w, int dirfd, const char *name,
 
 	/* Opens only what it creates, a regular file. */
 	if ((flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
-		return open_walk_fd(w, dirfd, name, flags, mode);
-	look = open_walk_fd(w, dirfd, name,
-			    O_PATH | O_CLOEXEC | (flags & O_NOFOLLOW), 0);
+		return libexecveat_open_walk_fd(w, dirfd, name, flags, mode);
+	look = libexecveat_open_walk_fd(
+		w, dirfd, name, O_PATH | O_CLOEXEC | (flags & O_NOFOLLOW), 0);
 	if (look == -ENOENT && (flags & O_CREAT)) {
-		fd = open_walk_fd(w, dirfd, name, flags | O_EXCL, mode);
+		fd = libexecveat_open_walk_fd(w, dirfd, name, flags | O_EXCL,
+					      mode);
 		/* Made by someone else since the look: which file the kernel
 		 * would have opened depends on when it looked. */
 		return fd == -EEXIST ? -EAGAIN : fd;
 	}
 	if (look < 0)
 		return look;
-	err = identify_fd(w, look, &file);
+	err = libexecveat_identify_fd(w, look, &file);
 	if (err == 0)
 		err = refusal(w, dirfd, flags, &file);
 	if (err == 0) {
 		int *const look_fd[] = { &look };
 
-		make_room(w, look_fd, 1);
+		libexecveat_make_room(w, look_fd, 1);
 		err = open_own_file(w, look, flags, mode);
 	}
 	sys_close(look);
@@ -140,10 +143,10 @@ static int open_regular(struct walk *w, int dirfd, const char *name,
 
 /* The answer's open, with the caller's flags (and those a step adds);
  * under OPENAT2_REGULAR, a regular file proven first. An fd, or -errno. */
-static int open_answer(struct walk *w, int dirfd, const char *name,
-		       int flags, unsigned int mode)
+int libexecveat_open_answer(struct walk *w, int dirfd, const char *name,
+			    int flags, unsigned int mode)
 {
 	if (w->req.regular_only)
 		return open_regular(w, dirfd, name, flags, mode);
-	return open_walk_fd(w, dirfd, name, flags, mode);
+	return libexecveat_open_walk_fd(w, dirfd, name, flags, mode);
 }

@@ -5,14 +5,14 @@
  * rest of the path. Each name is looked up where it stands in the text,
  * NUL-terminated there: a name longer than NAME_MAX goes to the kernel as
  * it is, and the file system answers it (procfs: ENOENT; most others:
- * ENAMETOOLONG), as it would the kernel's own walk. Part of walk.c,
- * which includes it.
+ * ENAMETOOLONG), as it would the kernel's own walk.
  */
 #include <errno.h>
 #include <string.h>
 
+#include "unwalked.h"
 
-static void start_unwalked(struct walk *w, const char *path, size_t len)
+void libexecveat_start_unwalked(struct walk *w, const char *path, size_t len)
 {
 	struct unwalked *u = &w->unwalked;
 
@@ -24,7 +24,7 @@ static void start_unwalked(struct walk *w, const char *path, size_t len)
  * The next component into w->comp; false at the end of the path. Slashes
  * between components are skipped; those after the last one are noted.
  */
-static bool next_component(struct walk *w)
+bool libexecveat_next_component(struct walk *w)
 {
 	struct unwalked *u = &w->unwalked;
 	char *start;
@@ -53,7 +53,7 @@ static bool next_component(struct walk *w)
  * the start of the buffer: it takes the name's place in front of the rest
  * of the path (the name is not needed again).
  */
-static int splice_link_text(struct walk *w, size_t n)
+int libexecveat_splice_link_text(struct walk *w, size_t n)
 {
 	struct unwalked *u = &w->unwalked;
 	bool rest = u->text[u->pos] != '\0';

@@ -38,13 +38,14 @@
  * a ".." and a statx per level, walked again from the result to the
  * root, and would still race the next rename: it is not made.
  *
- * The shape. One compilation unit: this file includes the parts below, in
- * this order, each owning one thing, all of it static; the loop here
- * takes a component, asks the step for it, and takes the step's answer
- * (a link to follow, a name to take again, an answer opened): no step
- * calls another (a ".." as the last name, two steps, is the loop's:
- * take_last_dotdot). Each step answers an enum step, or -errno, which becomes
- * errno only at the public entries. Each part, its functions, and the
+ * The shape. The loop here takes a component, asks the step for it, and
+ * takes the step's answer (a link to follow, a name to take again, an
+ * answer opened): no step calls another (a ".." as the last name, two
+ * steps, is the loop's: take_last_dotdot). Each step answers an enum
+ * step, or -errno, which becomes errno only at the public entries. Each
+ * part owns one thing, has a header of its own, and calls only the parts
+ * above it in this list; each, its functions (here without the
+ * libexecveat_ that every name shared between parts carries), and the
  * kernel's (fs/namei.c) that they follow:
  *
  *   unwalked.c  the path's text       next_component, splice_link_text
@@ -78,15 +79,15 @@
 #include <string.h>
 
 #include "../sys.h"
+#include "dotdot.h"
+#include "identity.h"
+#include "last.h"
+#include "levels.h"
+#include "link.h"
+#include "moment.h"
+#include "regular.h"
+#include "unwalked.h"
 #include "walk.h"
-
-#include "unwalked.c"
-#include "identity.c"
-#include "levels.c"
-#include "regular.c"
-#include "dotdot.c"
-#include "link.c"
-#include "last.c"
 
 /* How many times one name may change under its step before the walk
  * gives up with the kernel's "try again". */
@@ -104,20 +105,21 @@ static int step_name(struct walk *w)
 	struct level next = { .searched = false };
 	int err;
 
-	next.fd = open_walk_fd(w, dir->fd, w->comp.name,
-			       O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC, 0);
+	next.fd = libexecveat_open_walk_fd(
+		w, dir->fd, w->comp.name,
+		O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC, 0);
 	if (next.fd < 0 && next.fd != -ENOTDIR)
 		return next.fd;
 	dir->searched = true;
 	if (next.fd < 0)
 		return STEP_LINK_OR_FILE;
 	/* traverse_mounts: entering a mount point crosses a mount. */
-	err = refuse_crossing(w, dir, &next);
+	err = libexecveat_refuse_crossing(w, dir, &next);
 	if (err < 0) {
 		sys_close(next.fd);
 		return err;
 	}
-	return push_level(w, &next);
+	return libexecveat_push_level(w, &next);
 }
 
 static bool is_dot(const char *name)
@@ -139,9 +141,9 @@ static int take_last_dotdot(struct walk *w)
 
 	AT_MOMENT(BEFORE_LAST_OPEN, current_level(w)->fd, "..");
 	if (w->levels.depth == 0 && !(w->req.resolve & SCOPED))
-		return open_parent_of_bottom(w);
-	s = step_dotdot(w);
-	return s == STEP_ON ? open_here(w) : s;
+		return libexecveat_open_parent_of_bottom(w);
+	s = libexecveat_step_dotdot(w);
+	return s == STEP_ON ? libexecveat_open_here(w) : s;
 }
 
 /* One component: ".", "..", a name on the way, or the last one. A "."
@@ -152,13 +154,14 @@ static int take_component(struct walk *w)
 	int s;
 
 	if (is_dot(name))
-		return w->comp.last ? open_here(w) : STEP_ON;
+		return w->comp.last ? libexecveat_open_here(w) : STEP_ON;
 	if (is_dotdot(name))
-		return w->comp.last ? take_last_dotdot(w) : step_dotdot(w);
-	s = w->comp.last ? open_last(w) : step_name(w);
+		return w->comp.last ? take_last_dotdot(w) :
+				      libexecveat_step_dotdot(w);
+	s = w->comp.last ? libexecveat_open_last(w) : step_name(w);
 	if (s == STEP_LINK || s == STEP_LINK_OR_FILE)
-		s = follow_link(w, (enum step)s);
-	return s == STEP_MAGIC_LAST ? open_magic_last(w) : s;
+		s = libexecveat_follow_link(w, (enum step)s);
+	return s == STEP_MAGIC_LAST ? libexecveat_open_magic_last(w) : s;
 }
 
 /* The walk to its end, a component at a time; a component whose name
@@ -168,8 +171,8 @@ static int walk_path(struct walk *w)
 	for (;;) {
 		int s;
 
-		if (!next_component(w))
-			return open_here(w);
+		if (!libexecveat_next_component(w))
+			return libexecveat_open_here(w);
 		s = take_component(w);
 		for (int retakes = 0; s == STEP_AGAIN; retakes++)
 			s = retakes < RETAKES ? take_component(w) : -EAGAIN;
@@ -211,7 +214,7 @@ static int start_walk(struct walk *w, const char *path, size_t len)
 	unsigned int resolve = w->req.resolve;
 
 	w->root_set = path[0] == '/' || (resolve & SCOPED);
-	start_unwalked(w, path, len);
+	libexecveat_start_unwalked(w, path, len);
 	/* The kernel resolves in the cwd the call began with (path_init
 	 * takes a reference to it); the walk's steps are many calls, and
 	 * another thread's chdir between two of them must not move the rest
@@ -219,15 +222,15 @@ static int start_walk(struct walk *w, const char *path, size_t len)
 	 * up needs search permission on it, as the first lookup in it does. */
 	if (l->bottom.fd == AT_FDCWD &&
 	    (path[0] != '/' || (resolve & RESOLVE_IN_ROOT))) {
-		l->bottom.fd = open_walk_fd(w, AT_FDCWD, ".",
-					    O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+		l->bottom.fd = libexecveat_open_walk_fd(
+			w, AT_FDCWD, ".", O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
 		if (l->bottom.fd < 0)
 			return l->bottom.fd;
 		l->bottom_owned = true;
 	}
 	/* IN_ROOT's root is the bottom already: nothing to jump to. */
 	if (path[0] == '/' && !(resolve & RESOLVE_IN_ROOT))
-		return jump_to_root(w, NULL /* nothing walked */);
+		return libexecveat_jump_to_root(w, NULL /* nothing walked */);
 	return 0;
 }
 
@@ -272,14 +275,16 @@ int libexecveat_resolve_open(int dirfd, const char *path,
 		return sys_openat(dirfd, path, req.flags, req.mode);
 	init_walk(&w, dirfd, &req);
 	if (len == 0) { /* O_EMPTYPATH | OPENAT2_REGULAR: dirfd's own file. */
-		s = opened(&w, reopen_regular(&w, dirfd, req.flags, req.mode),
+		s = opened(&w,
+			   libexecveat_reopen_regular(&w, dirfd, req.flags,
+						      req.mode),
 			   CLOEXEC_AS_ASKED);
 	} else {
 		s = start_walk(&w, path, len);
 		if (s == 0)
 			s = walk_path(&w);
 	}
-	s = finish_walk(&w, s);
+	s = libexecveat_finish_walk(&w, s);
 	if (s < 0) {
 		errno = -s;
 		return -1;
