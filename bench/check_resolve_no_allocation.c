@@ -40,7 +40,7 @@ static bool no_allocation(const char *what, int dirfd, const char *path,
 {
 	unsigned long before = heap_calls;
 	int fd = libexecveat_resolve_open(dirfd, path, how);
-	int err = fd < 0 ? errno : 0;
+	int err = fd < 0 ? -fd : 0;
 	unsigned long heap = heap_calls - before;
 
 	if (fd >= 0)

@@ -71,10 +71,12 @@ static int ask_proc_name(int dirfd, int mode)
 /* Step 3. */
 static int ask_dot(int dirfd, int mode)
 {
-	if (sys_faccessat(dirfd, ".", X_OK) == 0)
+	int r = sys_faccessat(dirfd, ".", X_OK);
+
+	if (r == 0)
 		return mode == X_OK ? 0 : sys_faccessat(dirfd, ".", mode);
-	if (errno == EACCES && (mode & X_OK) && !(mode & W_OK))
-		return -1;
+	if (r == -EACCES && (mode & X_OK) && !(mode & W_OK))
+		return r;
 	return ACCESS_CANNOT_ASK;
 }
 
@@ -83,18 +85,18 @@ static int ask_exec_check(int fd)
 {
 	static char *const no_args[] = { "", NULL };
 	static char *const no_env[] = { NULL };
-	int flags = sys_fcntl_getfl(fd);
+	int flags = sys_fcntl_getfl(fd), r;
 
-	if (flags == -1 || !libexecveat_fd_flags_write(flags) ||
+	if (flags < 0 || !libexecveat_fd_flags_write(flags) ||
 	    sys_fcntl_getlease(fd) != F_UNLCK)
 		return ACCESS_CANNOT_ASK;
-	if (sys_execveat(fd, "", no_args, no_env,
-			 AT_EMPTY_PATH | AT_EXECVE_CHECK) == 0 ||
-	    errno == ETXTBSY)
+	r = sys_execveat(fd, "", no_args, no_env,
+			 AT_EMPTY_PATH | AT_EXECVE_CHECK);
+	if (r == 0 || r == -ETXTBSY)
 		return 0;
 	/* EACCES: refused. Anything else is no answer: EINVAL from a
 	 * kernel before 6.14, a refused execveat, RLIMIT_NPROC's EAGAIN. */
-	return errno == EACCES ? -1 : ACCESS_CANNOT_ASK;
+	return r == -EACCES ? r : ACCESS_CANNOT_ASK;
 }
 
 int libexecveat_access_empty_path(int dirfd, mode_t type, int mode,

@@ -14,7 +14,7 @@
  * asked by a process whose real IDs are the question's. With may_open,
  * its lookups (filesystem IDs, effective capabilities) are the question's
  * too, and the file may be opened to ask (step 4 of
- * access_empty_path.c). 0, -1 with errno, or ACCESS_CANNOT_ASK.
+ * access_empty_path.c). 0, -errno, or ACCESS_CANNOT_ASK.
  */
 int libexecveat_access_empty_path(int dirfd, mode_t type, int mode,
 				  bool may_open);

@@ -81,13 +81,17 @@ struct creds {
 	struct asker old_call; /* the old faccessat's */
 };
 
-/* 0, or -1 with errno. */
+/* 0, or -errno. */
 static int read_creds(struct creds *c)
 {
-	if (sys_getresuid(&c->ruid, &c->euid, &c->suid) < 0 ||
-	    sys_getresgid(&c->rgid, &c->egid, &c->sgid) < 0 ||
-	    sys_capget(c->caps) < 0)
-		return -1;
+	int err = sys_getresuid(&c->ruid, &c->euid, &c->suid);
+
+	if (err == 0)
+		err = sys_getresgid(&c->rgid, &c->egid, &c->sgid);
+	if (err == 0)
+		err = sys_capget(c->caps);
+	if (err < 0)
+		return err;
 	c->securebits = sys_securebits();
 	if (c->securebits < 0)
 		c->securebits = 0;
@@ -143,14 +147,14 @@ struct child_work {
  * it, and fits an exit status. */
 #define NOT_DONE 255
 
-/* An answer (0, -1 with errno, ACCESS_CANNOT_ASK) as a child's number:
- * 0, the errno (all below 255), or NOT_DONE. */
-static int answer_code(int rc)
+/* An answer (0, -errno, ACCESS_CANNOT_ASK) as a child's number: 0, the
+ * errno (all below 255), or NOT_DONE. */
+static int answer_code(int r)
 {
-	if (rc == 0)
+	if (r == 0)
 		return 0;
-	if (rc < 0 && errno > 0 && errno < NOT_DONE)
-		return errno;
+	if (r < 0 && -r < NOT_DONE)
+		return -r;
 	return NOT_DONE;
 }
 
@@ -160,8 +164,7 @@ static int answer_of_code(int code)
 		return 0;
 	if (code == NOT_DONE)
 		return ACCESS_CANNOT_ASK;
-	errno = code;
-	return -1;
+	return -code;
 }
 
 /* What a lookup found, as a child's number: its errno, or past every
@@ -172,7 +175,7 @@ _Static_assert(FOUND_READONLY_SYMLINK < NOT_DONE, "found codes fit");
 static int found_code(const struct access_found *found)
 {
 	if (found->err != 0)
-		return found->err < FOUND_OTHER ? found->err : EIO;
+		return -found->err < FOUND_OTHER ? -found->err : EIO;
 	if (!S_ISLNK(found->type))
 		return FOUND_OTHER;
 	return found->readonly ? FOUND_READONLY_SYMLINK : FOUND_SYMLINK;
@@ -185,7 +188,7 @@ static void found_of_code(int code, struct access_found *found)
 {
 	if (code == NOT_DONE)
 		return;
-	*found = (struct access_found){ code < FOUND_OTHER ? code : 0,
+	*found = (struct access_found){ code < FOUND_OTHER ? -code : 0,
 					code == FOUND_SYMLINK ||
 							code == FOUND_READONLY_SYMLINK ?
 						S_IFLNK : S_IFREG,
@@ -196,8 +199,7 @@ static void found_of_code(int code, struct access_found *found)
  * The work's answer (a number below NOT_DONE) is written to the shared
  * memory, where no wait of another thread's can take it, and is the exit
  * status too, for where the child's memory is a copy (valgrind runs a
- * vfork as a fork). The errno the child sets is the parent's thread's,
- * which the parent sets again.
+ * vfork as a fork).
  */
 static int child_main(void *arg)
 {
@@ -219,12 +221,15 @@ static int in_child(int (*work)(void *), void *arg, char *stack,
 {
 	struct child_work c = { work, arg, NOT_SET };
 	uint64_t all = ~(uint64_t)0, old;
-	int status = NOT_DONE << 8, answer;
+	int status = NOT_DONE << 8, answer, saved_errno = errno;
 	long pid;
 
 	if (sys_sigprocmask(SIG_SETMASK, &all, &old) < 0)
 		return NOT_DONE;
 	pid = clone(child_main, stack + size, CLONE_VM | CLONE_VFORK, &c);
+	/* The C library's clone sets errno where it fails: NOT_DONE says so
+	 * here, and the caller's errno stays as it was (sys.h). */
+	errno = saved_errno;
 	/* CLONE_VFORK: the child has exited; it is reaped here, unless
 	 * another thread's wait with __WALL took it first. */
 	if (pid > 0 && (sys_wait_clone(pid, &status) != pid ||
@@ -353,14 +358,10 @@ int libexecveat_access_without_faccessat2(int dirfd, const char *path,
 
 	/* The kernel's checks, in its order: mode, flags, then the path. */
 	if (mode & ~(R_OK | W_OK | X_OK) ||
-	    flags & ~(AT_EACCESS | ACCESS_LOOKUP_FLAGS)) {
-		errno = EINVAL;
-		return -1;
-	}
-	if (pointer_is_null(path)) {
-		errno = EFAULT;
-		return -1;
-	}
+	    flags & ~(AT_EACCESS | ACCESS_LOOKUP_FLAGS))
+		return -EINVAL;
+	if (pointer_is_null(path))
+		return -EFAULT;
 	if (!(flags & (AT_EACCESS | ACCESS_LOOKUP_FLAGS)))
 		return sys_faccessat(dirfd, path, mode);
 	if (read_creds(&c) < 0)

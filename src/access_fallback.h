@@ -15,14 +15,16 @@
 #define ACCESS_CANNOT_ASK 1
 
 /* faccessat2(dirfd, path, mode, flags) as the kernel would answer it: 0,
- * -1 with errno, or ACCESS_CANNOT_ASK. Without may_act, a question that
+ * -errno, or ACCESS_CANNOT_ASK. Without may_act, a question that
  * needs a child or an open of the file (access_fallback.c,
  * access_empty_path.c) is ACCESS_CANNOT_ASK too. */
 int libexecveat_access_without_faccessat2(int dirfd, const char *path,
 					  int mode, int flags, bool may_act);
 
-/* faccessat() itself (src/faccessat.c), by its name inside the library,
- * which no preloaded or earlier faccessat can take the place of. */
-int libexecveat_faccessat(int dirfd, const char *path, int mode, int flags);
+/* faccessat() as the library answers it (src/faccessat.c): 0 or -errno.
+ * Called inside the library by this name, which no preloaded or earlier
+ * faccessat can take the place of. */
+int libexecveat_faccessat_policy(int dirfd, const char *path, int mode,
+				 int flags);
 
 #endif /* EXECVEAT_ACCESS_FALLBACK_H */

@@ -25,60 +25,49 @@
 #include "access_fallback.h"
 
 /* Whether the symlink at path (dirfd's own file for "") is on a
- * read-only mount: 1, 0, or -1 with errno. */
-static int on_readonly_mount(int dirfd, const char *path)
+ * read-only mount, into *readonly: 0, or -errno. */
+static int on_readonly_mount(int dirfd, const char *path, bool *readonly)
 {
 	struct statfs sfs;
-	int fd = dirfd, rc, err;
+	int fd = dirfd, err;
 
 	if (path[0] != '\0') {
 		fd = sys_openat(dirfd, path, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
 		if (fd < 0)
-			return -1;
+			return fd;
 	}
-	rc = sys_fstatfs(fd, &sfs);
-	err = errno;
+	err = sys_fstatfs(fd, &sfs);
 	if (fd != dirfd)
 		sys_close(fd);
-	errno = err;
-	if (rc < 0)
-		return -1;
-	return (sfs.f_flags & ST_RDONLY) != 0;
+	*readonly = err == 0 && (sfs.f_flags & ST_RDONLY) != 0;
+	return err;
 }
 
 void libexecveat_access_look_up(int dirfd, const char *path, int mode,
 				int flags, struct access_found *found)
 {
 	struct stat st;
-	int readonly = 0;
 
 	*found = (struct access_found){ 0, 0, false };
-	if (sys_fstatat(dirfd, path, &st, flags & ACCESS_LOOKUP_FLAGS) < 0) {
-		found->err = errno;
+	found->err = sys_fstatat(dirfd, path, &st, flags & ACCESS_LOOKUP_FLAGS);
+	if (found->err < 0)
 		return;
-	}
 	found->type = st.st_mode & S_IFMT;
 	/* The kernel has read path: its first byte is readable. */
 	if (S_ISLNK(st.st_mode) && (mode & W_OK))
-		readonly = on_readonly_mount(dirfd, path);
-	if (readonly < 0)
-		found->err = errno;
-	found->readonly = readonly == 1;
+		found->err = on_readonly_mount(dirfd, path, &found->readonly);
 }
 
 bool libexecveat_access_view_may_be_narrow(const struct access_found *found)
 {
-	return found->err == EACCES || found->err == EPERM;
+	return found->err == -EACCES || found->err == -EPERM;
 }
 
 /* A symlink's own answer: its mode is 0777, so only a read-only mount
  * refuses (W_OK, EROFS). */
 static int symlink_answer(const struct access_found *found)
 {
-	if (!found->readonly)
-		return 0;
-	errno = EROFS;
-	return -1;
+	return found->readonly ? -EROFS : 0;
 }
 
 int libexecveat_access_ask(int dirfd, const char *path, int mode, int flags,
@@ -89,10 +78,8 @@ int libexecveat_access_ask(int dirfd, const char *path, int mode, int flags,
 	if (!(flags & ACCESS_LOOKUP_FLAGS))
 		return sys_faccessat(dirfd, path, mode);
 	libexecveat_access_look_up(dirfd, path, mode, flags, &found);
-	if (found.err != 0) {
-		errno = found.err;
-		return -1;
-	}
+	if (found.err != 0)
+		return found.err;
 	if (S_ISLNK(found.type))
 		return symlink_answer(&found);
 	if (path[0] == '\0')
@@ -142,10 +129,8 @@ static int search_to_last(int dirfd, const char *path, char *scratch)
 
 	if (start == 0)
 		return sys_faccessat(dirfd, ".", X_OK);
-	if (start >= ACCESS_SCRATCH_SIZE) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
+	if (start >= ACCESS_SCRATCH_SIZE)
+		return -ENAMETOOLONG;
 	for (size_t i = 0; i < start; i++)
 		scratch[i] = path[i];
 	scratch[start] = '\0';
@@ -157,18 +142,15 @@ int libexecveat_access_ask_found(int dirfd, const char *path, int mode,
 				 char *scratch)
 {
 	bool narrow = libexecveat_access_view_may_be_narrow(found);
+	int err;
 
-	if (found->err == EFAULT) {
-		errno = EFAULT;
-		return -1;
-	}
+	if (found->err == -EFAULT)
+		return -EFAULT;
 	/* The lookup has read path. "": no walk, nothing another ID sees
 	 * otherwise. */
 	if (path[0] == '\0') {
-		if (found->err != 0) {
-			errno = found->err;
-			return -1;
-		}
+		if (found->err != 0)
+			return found->err;
 		return S_ISLNK(found->type) ?
 			       symlink_answer(found) :
 			       libexecveat_access_empty_path(dirfd, found->type,
@@ -182,7 +164,8 @@ int libexecveat_access_ask_found(int dirfd, const char *path, int mode,
 	    (found->err != 0 && !narrow))
 		return sys_faccessat(dirfd, path, mode);
 	/* A symlink, or a lookup refused where the question's may not be. */
-	if (search_to_last(dirfd, path, scratch) < 0)
-		return -1;
+	err = search_to_last(dirfd, path, scratch);
+	if (err < 0)
+		return err;
 	return found->err == 0 ? symlink_answer(found) : ACCESS_CANNOT_ASK;
 }

@@ -21,7 +21,7 @@
 
 /* What the lookup found. */
 struct access_found {
-	int err;       /* its errno, or 0 */
+	int err;       /* its -errno, or 0 */
 	mode_t type;   /* the file's type (S_IFMT bits), where err is 0 */
 	bool readonly; /* a symlink on a read-only mount, asked W_OK */
 };
@@ -37,7 +37,7 @@ bool libexecveat_access_view_may_be_narrow(const struct access_found *found);
 
 /*
  * The question (flags: ACCESS_LOOKUP_FLAGS only), where this process's
- * lookups are the question's own: 0, -1 with errno, or ACCESS_CANNOT_ASK;
+ * lookups are the question's own: 0, -errno, or ACCESS_CANNOT_ASK;
  * with may_open, an empty path may be asked by an open of the file
  * (access_empty_path.c).
  */

@@ -19,9 +19,10 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
-static inline bool errno_may_be_refusal(int err)
+/* Whether r, a call's answer (an -errno where it failed), may be one. */
+static inline bool may_be_refusal(int r)
 {
-	return err == ENOSYS || err == EPERM;
+	return r == -ENOSYS || r == -EPERM;
 }
 
 /*

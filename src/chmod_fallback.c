@@ -69,10 +69,10 @@
 		      O_CLOEXEC | O_LARGEFILE)
 
 /*
- * Step 2: 1 (no proven directory), or fchmodat's own 0 or -1. Where the
- * directory is not proven for want of fds, *short_of says why (EMFILE,
- * ENFILE): then that, not EOPNOTSUPP, is the answer where no other step
- * can change the mode, as for the fds the other steps open.
+ * Step 2: 1 (no proven directory), or fchmodat's own 0 or -errno. Where
+ * the directory is not proven for want of fds, *short_of says why
+ * (-EMFILE, -ENFILE): then that, not EOPNOTSUPP, is the answer where no
+ * other step can change the mode, as for the fds the other steps open.
  */
 static int chmod_through_proc(int fd, const struct stat *st, mode_t mode,
 			      int *short_of)
@@ -80,46 +80,42 @@ static int chmod_through_proc(int fd, const struct stat *st, mode_t mode,
 	enum proc_fd_dir_verdict verdict;
 	char name[FD_NAME_SIZE];
 	int dir = libexecveat_proc_fd_dir_open(&verdict);
-	int rc = 1;
+	int r = 1;
 
 	if (dir < 0) {
-		*short_of = verdict == PROC_FD_DIR_NO_FD ? errno : 0;
+		*short_of = verdict == PROC_FD_DIR_NO_FD ? dir : 0;
 		return 1;
 	}
 	if (libexecveat_proc_fd_names(dir, fd, st)) {
 		libexecveat_fd_name(name, fd);
-		rc = sys_fchmodat(dir, name, (unsigned int)mode);
+		r = sys_fchmodat(dir, name, (unsigned int)mode);
 	}
 	sys_close(dir);
-	return rc;
+	return r;
 }
 
-/* fchmod of an fd opened for the purpose, then closed; errno kept. */
+/* fchmod of an fd opened for the purpose, then closed. */
 static int chmod_opened(int fd, const struct stat *st, mode_t mode)
 {
 	struct stat now;
-	int rc, err;
+	int r;
 
-	if (sys_fstat(fd, &now) != 0 || !libexecveat_same_file(&now, st)) {
-		err = EAGAIN;
-		rc = -1;
-	} else {
-		rc = sys_fchmod(fd, (unsigned int)mode);
-		err = errno;
-	}
+	if (sys_fstat(fd, &now) != 0 || !libexecveat_same_file(&now, st))
+		r = -EAGAIN;
+	else
+		r = sys_fchmod(fd, (unsigned int)mode);
 	sys_close(fd);
-	errno = err;
-	return rc;
+	return r;
 }
 
-/* The open of step 4 refused: what that says about the chmod. */
-static int reopen_failed(void)
+/* The open of step 4 refused (r): what that says about the chmod. */
+static int reopen_failed(int r)
 {
-	if (errno == ELOOP)       /* a symlink now: the name has changed */
-		errno = EAGAIN;
-	else if (errno == EACCES) /* no read permission: no way here */
-		errno = EOPNOTSUPP;
-	return -1;
+	if (r == -ELOOP) /* a symlink now: the name has changed */
+		return -EAGAIN;
+	if (r == -EACCES) /* no read permission: no way here */
+		return -EOPNOTSUPP;
+	return r;
 }
 
 /* The process holds the file open to read or write: it may hold record
@@ -139,7 +135,7 @@ static int chmod_reopened_itself(int fd, const struct stat *st, mode_t mode)
 				  (S_ISDIR(st->st_mode) ? O_DIRECTORY : 0), 0);
 
 	if (reopened < 0)
-		return errno == ENOENT ? 1 : reopen_failed();
+		return reopened == -ENOENT ? 1 : reopen_failed(reopened);
 	return chmod_opened(reopened, st, mode);
 }
 
@@ -147,23 +143,21 @@ int libexecveat_chmod_by_reopening(int parent, const char *name,
 				   const struct stat *st, mode_t mode)
 {
 	struct stat now;
-	int fd;
+	int fd, r = sys_fstatat(parent, name, &now, AT_SYMLINK_NOFOLLOW);
 
 	/* What parent holds under name now, without opening it: anything
 	 * but the file first looked up (a FIFO or a device swapped in, a
 	 * symlink) is never opened. */
-	if (sys_fstatat(parent, name, &now, AT_SYMLINK_NOFOLLOW) != 0)
-		return reopen_failed();
+	if (r < 0)
+		return reopen_failed(r);
 	if (!libexecveat_same_file(&now, st) ||
 	    (now.st_mode & S_IFMT) != (st->st_mode & S_IFMT) ||
-	    !(S_ISREG(now.st_mode) || S_ISDIR(now.st_mode))) {
-		errno = EAGAIN;
-		return -1;
-	}
+	    !(S_ISREG(now.st_mode) || S_ISDIR(now.st_mode)))
+		return -EAGAIN;
 	fd = sys_openat(parent, name,
 			REOPEN_FLAGS | (S_ISDIR(st->st_mode) ? O_DIRECTORY : 0),
 			0);
-	return fd < 0 ? reopen_failed() : chmod_opened(fd, st, mode);
+	return fd < 0 ? reopen_failed(fd) : chmod_opened(fd, st, mode);
 }
 
 /*
@@ -177,7 +171,7 @@ static int chmod_by_name(int dirfd, const char *path, const struct stat *st,
 {
 	char parent[4096];
 	size_t end = 0, start, n;
-	int parent_fd, rc;
+	int parent_fd, r;
 
 	while (path[end] != '\0')
 		end++;
@@ -188,14 +182,10 @@ static int chmod_by_name(int dirfd, const char *path, const struct stat *st,
 		start--;
 	if (start == end || end - start >= sizeof(parent) ||
 	    (path[start] == '.' &&
-	     (end - start == 1 || (end - start == 2 && path[start + 1] == '.')))) {
-		errno = EOPNOTSUPP;
-		return -1;
-	}
-	if (start >= sizeof(parent)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
+	     (end - start == 1 || (end - start == 2 && path[start + 1] == '.'))))
+		return -EOPNOTSUPP;
+	if (start >= sizeof(parent))
+		return -ENAMETOOLONG;
 	/* "name": dirfd's "."; "/name": the root; "a/name": "a". */
 	if (start == 0) {
 		parent[0] = '.';
@@ -210,15 +200,13 @@ static int chmod_by_name(int dirfd, const char *path, const struct stat *st,
 			       O_PATH | O_DIRECTORY | O_CLOEXEC | O_LARGEFILE,
 			       0);
 	if (parent_fd < 0)
-		return -1;
+		return parent_fd;
 	for (n = 0; start + n < end; n++)
 		parent[n] = path[start + n];
 	parent[n] = '\0';
-	rc = libexecveat_chmod_by_reopening(parent_fd, parent, st, mode);
-	n = (size_t)errno;
+	r = libexecveat_chmod_by_reopening(parent_fd, parent, st, mode);
 	sys_close(parent_fd);
-	errno = (int)n;
-	return rc;
+	return r;
 }
 
 /* Steps 3 to 5, for the file open (O_PATH) at fd, of status *st, found
@@ -227,32 +215,26 @@ static int chmod_without_proc(int fd, int dirfd, const char *path,
 			      const struct stat *st, mode_t mode,
 			      bool may_open)
 {
-	int rc;
+	int r;
 
-	if (!S_ISDIR(st->st_mode) && !S_ISREG(st->st_mode)) {
-		errno = EOPNOTSUPP;
-		return -1;
-	}
+	if (!S_ISDIR(st->st_mode) && !S_ISREG(st->st_mode))
+		return -EOPNOTSUPP;
 	if (S_ISDIR(st->st_mode)) {
 		/* The lookup of "." needs search permission, which a mode
 		 * such as 0644 takes from the directory's own owner. */
-		rc = sys_fchmodat(fd, ".", (unsigned int)mode);
-		if (rc == 0 || errno != EACCES)
-			return rc;
+		r = sys_fchmodat(fd, ".", (unsigned int)mode);
+		if (r != -EACCES)
+			return r;
 	}
 	if (!may_open)
 		return CHMOD_WOULD_OPEN;
-	if (holds_open(st)) {
-		errno = EBUSY;
-		return -1;
-	}
-	rc = chmod_reopened_itself(fd, st, mode);
-	if (rc != 1)
-		return rc;
-	if (path[0] == '\0') {
-		errno = EOPNOTSUPP;
-		return -1;
-	}
+	if (holds_open(st))
+		return -EBUSY;
+	r = chmod_reopened_itself(fd, st, mode);
+	if (r != 1)
+		return r;
+	if (path[0] == '\0')
+		return -EOPNOTSUPP;
 	return chmod_by_name(dirfd, path, st, mode);
 }
 
@@ -261,37 +243,34 @@ static int chmod_file(int fd, int dirfd, const char *path, mode_t mode,
 		      bool may_open)
 {
 	struct stat st;
-	int rc, short_of = 0;
+	int r = sys_fstat(fd, &st), short_of = 0;
 
-	if (sys_fstat(fd, &st) != 0)
-		return -1;
-	if (S_ISLNK(st.st_mode)) {
-		errno = EOPNOTSUPP;
-		return -1;
-	}
-	rc = chmod_through_proc(fd, &st, mode, &short_of);
-	if (rc != 1)
-		return rc;
-	rc = chmod_without_proc(fd, dirfd, path, &st, mode, may_open);
+	if (r < 0)
+		return r;
+	if (S_ISLNK(st.st_mode))
+		return -EOPNOTSUPP;
+	r = chmod_through_proc(fd, &st, mode, &short_of);
+	if (r != 1)
+		return r;
+	r = chmod_without_proc(fd, dirfd, path, &st, mode, may_open);
 	/* No way here, but /proc's, had fds been free. */
-	if (rc < 0 && errno == EOPNOTSUPP && short_of != 0)
-		errno = short_of;
-	return rc;
+	if (r == -EOPNOTSUPP && short_of != 0)
+		r = short_of;
+	return r;
 }
 
-/* A lookup's O_PATH fd given to chmod_file, then closed; errno kept. */
+/* A lookup's O_PATH fd (or its -errno) given to chmod_file, then
+ * closed. */
 static int chmod_looked_up(int fd, int dirfd, const char *path, mode_t mode,
 			   bool may_open)
 {
-	int rc, err;
+	int r;
 
 	if (fd < 0)
-		return -1;
-	rc = chmod_file(fd, dirfd, path, mode, may_open);
-	err = errno;
+		return fd;
+	r = chmod_file(fd, dirfd, path, mode, may_open);
 	sys_close(fd);
-	errno = err;
-	return rc;
+	return r;
 }
 
 /*
@@ -309,8 +288,8 @@ static int chmod_cwd(mode_t mode, bool may_open)
 	if (libexecveat_proc_cwd_find(&name) == PROC_FD_SAME_FILE)
 		return sys_fchmodat(AT_FDCWD, name.path, (unsigned int)mode);
 	fd = sys_openat(AT_FDCWD, ".", LOOKUP_FLAGS, 0);
-	if (fd < 0 && errno == EACCES)
-		errno = EOPNOTSUPP;
+	if (fd == -EACCES)
+		fd = -EOPNOTSUPP;
 	return chmod_looked_up(fd, AT_FDCWD, "", mode, may_open);
 }
 
@@ -323,16 +302,17 @@ static int chmod_cwd(mode_t mode, bool may_open)
 static int chmod_fd_itself(int fd, mode_t mode, bool may_open)
 {
 	struct stat st;
+	int r;
 
 	if (fd == AT_FDCWD)
 		return chmod_cwd(mode, may_open);
-	if (sys_fstat(fd, &st) != 0)
-		return -1;
+	r = sys_fstat(fd, &st);
+	if (r < 0)
+		return r;
 	if (!S_ISLNK(st.st_mode)) {
-		int rc = sys_fchmod(fd, (unsigned int)mode);
-
-		if (rc == 0 || errno != EBADF)
-			return rc;
+		r = sys_fchmod(fd, (unsigned int)mode);
+		if (r != -EBADF)
+			return r;
 	}
 	/* The caller's fd stays open. */
 	return chmod_file(fd, fd, "", mode, may_open);
@@ -349,29 +329,24 @@ int libexecveat_chmod_without_fchmodat2(int dirfd, const char *path,
 	struct stat st;
 	int fd;
 
-	if ((flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH)) != 0) {
-		errno = EINVAL;
-		return -1;
-	}
-	if (pointer_is_null(path)) {
-		errno = EFAULT;
-		return -1;
-	}
+	if ((flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH)) != 0)
+		return -EINVAL;
+	if (pointer_is_null(path))
+		return -EFAULT;
 	/* AT_EMPTY_PATH alone: following a last symlink, the old call is the
 	 * whole answer, unless path is "". */
 	if (!(flags & AT_SYMLINK_NOFOLLOW)) {
-		if (sys_fstatat(dirfd, path, &st, AT_EMPTY_PATH) != 0)
-			return -1;
+		int r = sys_fstatat(dirfd, path, &st, AT_EMPTY_PATH);
+
+		if (r < 0)
+			return r;
 		return path[0] != '\0' ?
-		       sys_fchmodat(dirfd, path, (unsigned int)mode) :
-		       chmod_fd_itself(dirfd, mode, may_open);
+			       sys_fchmodat(dirfd, path, (unsigned int)mode) :
+			       chmod_fd_itself(dirfd, mode, may_open);
 	}
 	fd = sys_openat(dirfd, path, LOOKUP_FLAGS, 0);
-	if (fd < 0) {
-		/* openat has no empty paths: "" is ENOENT, after the read. */
-		if (errno == ENOENT && (flags & AT_EMPTY_PATH) && path[0] == '\0')
-			return chmod_fd_itself(dirfd, mode, may_open);
-		return -1;
-	}
+	/* openat has no empty paths: "" is ENOENT, after the read. */
+	if (fd == -ENOENT && (flags & AT_EMPTY_PATH) && path[0] == '\0')
+		return chmod_fd_itself(dirfd, mode, may_open);
 	return chmod_looked_up(fd, dirfd, path, mode, may_open);
 }

@@ -16,7 +16,7 @@
 #define CHMOD_WOULD_OPEN 1
 
 /* fchmodat2(dirfd, path, mode, flags) as the kernel would answer it, as
- * far as this can: 0, or -1 with errno (chmod_fallback.c says when); or
+ * far as this can: 0, or -errno (chmod_fallback.c says when); or
  * without may_open, CHMOD_WOULD_OPEN where only an open of the file is
  * left to try. */
 int libexecveat_chmod_without_fchmodat2(int dirfd, const char *path,
@@ -27,7 +27,8 @@ int libexecveat_chmod_without_fchmodat2(int dirfd, const char *path,
  * The step without /proc, for the tests to call as it is: opens parent's
  * entry name again (never following a symlink) and changes its mode only
  * if it is still the file that *st describes (the file that was looked
- * up first). EAGAIN when the name has since come to name another file.
+ * up first): 0 or -errno, -EAGAIN when the name has since come to name
+ * another file.
  */
 int libexecveat_chmod_by_reopening(int parent, const char *name,
 				   const struct stat *st, mode_t mode);

@@ -41,6 +41,14 @@ static bool is_hash_bang(const char head[2], int n)
 	return n == 2 && head[0] == '#' && head[1] == '!';
 }
 
+/* What execveat would make of the file, where it could be read. */
+enum script_verdict { NOT_A_SCRIPT, A_SCRIPT };
+
+static int verdict_of(const char head[2], int n)
+{
+	return is_hash_bang(head, n) ? A_SCRIPT : NOT_A_SCRIPT;
+}
+
 /*
  * read_as_script for an fd that cannot be read (O_PATH): through another
  * fd of the process that reads the file, or the proven name opened where
@@ -54,24 +62,27 @@ static int read_through_another_fd(int fd, const char *proven_name)
 	int n, reopened;
 
 	if (sys_fstat(fd, &st) != 0)
-		return 0;
+		return NOT_A_SCRIPT;
 	holders = libexecveat_fd_holders(&st);
 	if (holders.writing)
-		return 0;
+		return NOT_A_SCRIPT;
 	if (holders.reading != -1)
-		return is_hash_bang(head, sys_pread_start(holders.reading, head,
-							  sizeof(head)));
+		return verdict_of(head, sys_pread_start(holders.reading, head,
+							sizeof(head)));
 	reopened = sys_open_read(proven_name);
 	if (reopened < 0)
-		return errno == EMFILE || errno == ENFILE ? -errno : 0;
+		return reopened == -EMFILE || reopened == -ENFILE ?
+			       reopened :
+			       NOT_A_SCRIPT;
 	n = sys_pread_start(reopened, head, sizeof(head));
 	sys_close(reopened);
-	return is_hash_bang(head, n);
+	return verdict_of(head, n);
 }
 
 /*
- * 1 where execveat would read the file as a script, 0 where it would not,
- * -EMFILE (or -ENFILE) where no fd is free to look: the answer cannot be
+ * A_SCRIPT where execveat would read the file as a script, NOT_A_SCRIPT
+ * where it would not, -EMFILE (or -ENFILE) where no fd is free to look:
+ * the answer cannot be
  * known, and an exec of a script's name would start an interpreter that
  * cannot open it.
  *
@@ -95,32 +106,29 @@ static int read_as_script(int fd, const char *proven_name)
 	int n = sys_pread_start(fd, head, sizeof(head)), flags;
 
 	if (n >= 0 && !is_hash_bang(head, n))
-		return 0;
+		return NOT_A_SCRIPT;
 	flags = sys_fcntl_getfl(fd);
-	if (flags == -1 || libexecveat_fd_flags_write(flags))
-		return 0;
-	return n >= 0 ? 1 : read_through_another_fd(fd, proven_name);
+	if (flags < 0 || libexecveat_fd_flags_write(flags))
+		return NOT_A_SCRIPT;
+	return n >= 0 ? A_SCRIPT : read_through_another_fd(fd, proven_name);
 }
 
 /*
- * What execveat would say of a close-on-exec script: EACCES (or the
+ * What execveat would say of a close-on-exec script: -EACCES (or the
  * kernel's other refusal) where the caller may not execute it, else
- * ENOENT. Where it cannot be asked (faccessat2 refused, ENOSYS or EPERM,
+ * -ENOENT. Where it cannot be asked (faccessat2 refused, ENOSYS or EPERM,
  * and its fallback cannot ask either; EINVAL: an implementation that
  * does not take these flags), the mode bits have spoken already: someone
  * may execute it, and ENOENT it is.
  */
 static int script_refusal(int fd)
 {
-	int err;
+	int r = libexecveat_faccessat_policy(fd, "", X_OK,
+					     AT_EACCESS | AT_EMPTY_PATH);
 
-	if (libexecveat_faccessat(fd, "", X_OK, AT_EACCESS | AT_EMPTY_PATH) ==
-	    0)
-		return ENOENT;
-	err = errno;
-	if (err == ENOSYS || err == EPERM || err == EINVAL)
-		return ENOENT;
-	return err;
+	if (r == 0 || r == -ENOSYS || r == -EPERM || r == -EINVAL)
+		return -ENOENT;
+	return r;
 }
 
 int libexecveat_cloexec_script_refusal(int fd, const struct proc_fd_name *name)
@@ -131,7 +139,5 @@ int libexecveat_cloexec_script_refusal(int fd, const struct proc_fd_name *name)
 	    !anyone_may_execute(name->mode))
 		return 0;
 	script = read_as_script(fd, name->path);
-	if (script < 0)
-		return -script;
-	return script ? script_refusal(fd) : 0;
+	return script == A_SCRIPT ? script_refusal(fd) : script;
 }

@@ -8,7 +8,7 @@
 #include "proc_fallback.h"
 
 /*
- * The errno execveat would refuse fd with, or 0 to exec its name: nonzero
+ * The -errno execveat would refuse fd with, or 0 to exec its name: nonzero
  * only if fd is close-on-exec and its file (name, proven by
  * libexecveat_proc_fd_find) is an executable regular file starting with
  * "#!". Then EACCES (or another of faccessat2's refusals) if the caller

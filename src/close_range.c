@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <stdbool.h>
 
+#include "answer.h"
 #include "call_refused.h"
 #include "execveat.h"
 #include "exports.h"
@@ -26,24 +27,22 @@
 
 #define CLOSE_RANGE_KNOWN_FLAGS (CLOSE_RANGE_UNSHARE | CLOSE_RANGE_CLOEXEC)
 
-/* What the kernel does, done without it. refusal: the call's errno. */
+/* What the kernel does, done without it: 0, or -errno (EINVAL, or the
+ * unshare's). */
 static int close_range_without_syscall(unsigned int first, unsigned int last,
-				       unsigned int flags, int refusal)
+				       unsigned int flags)
 {
 	bool cloexec = (flags & CLOSE_RANGE_CLOEXEC) != 0;
+	int r;
 
 	/* The kernel's checks (fs/file.c), in the kernel's order. */
-	if ((flags & ~CLOSE_RANGE_KNOWN_FLAGS) != 0 || first > last) {
-		errno = EINVAL;
-		return -1;
-	}
+	if ((flags & ~CLOSE_RANGE_KNOWN_FLAGS) != 0 || first > last)
+		return -EINVAL;
 	/* The table shared with other threads or processes must keep its
 	 * fds: without a table of our own, nothing may be closed. */
-	if ((flags & CLOSE_RANGE_UNSHARE) && sys_unshare_files() != 0) {
-		if (errno_may_be_refusal(errno))
-			errno = refusal;
-		return -1;
-	}
+	r = flags & CLOSE_RANGE_UNSHARE ? sys_unshare_files() : 0;
+	if (r < 0)
+		return r;
 	if (libexecveat_fd_range_by_listing(first, last, cloexec) != 0)
 		libexecveat_fd_range_by_scan(first, last, cloexec);
 	return 0;
@@ -57,12 +56,12 @@ static int close_range_without_syscall(unsigned int first, unsigned int last,
  * not open. (Linux 5.9 and 5.10 answer EINVAL for CLOSE_RANGE_CLOEXEC,
  * which they do not know: the fallback does it there.)
  */
-static bool kernel_could_answer(int err, unsigned int first,
+static bool kernel_could_answer(int r, unsigned int first,
 				unsigned int last, unsigned int flags)
 {
-	if (err == EINVAL)
+	if (r == -EINVAL)
 		return (flags & ~CLOSE_RANGE_KNOWN_FLAGS) != 0 || first > last;
-	if (err == ENOMEM || err == EMFILE)
+	if (r == -ENOMEM || r == -EMFILE)
 		return (flags & CLOSE_RANGE_UNSHARE) != 0;
 	return false;
 }
@@ -76,29 +75,23 @@ static atomic_int close_range_refused;
 static int close_range_policy(unsigned int first, unsigned int last,
 			      unsigned int flags)
 {
-	int saved_errno = errno, rc;
+	int r, fallback;
 
 	/* The fallback does what the call does; only where it cannot take
 	 * a table of its own (CLOSE_RANGE_UNSHARE) is the call asked. */
 	if (refusal_remembered(&close_range_refused)) {
-		rc = close_range_without_syscall(first, last, flags, 0);
-		if (rc == 0 || errno == EINVAL) {
-			if (rc == 0)
-				errno = saved_errno;
-			return rc;
-		}
+		fallback = close_range_without_syscall(first, last, flags);
+		if (fallback == 0 || fallback == -EINVAL)
+			return fallback;
 	}
-	if (sys_close_range(first, last, flags) == 0)
-		return 0;
-	if (kernel_could_answer(errno, first, last, flags))
-		return -1;
-	if (errno_may_be_refusal(errno))
+	r = sys_close_range(first, last, flags);
+	if (r == 0 || kernel_could_answer(r, first, last, flags))
+		return r;
+	if (may_be_refusal(r))
 		remember_refusal(&close_range_refused);
-	rc = close_range_without_syscall(first, last, flags, errno);
-	/* The closes' EBADFs are nobody's business: errno as it was. */
-	if (rc == 0)
-		errno = saved_errno;
-	return rc;
+	fallback = close_range_without_syscall(first, last, flags);
+	/* unshare refused as well: the call's refusal is the answer. */
+	return may_be_refusal(fallback) ? r : fallback;
 }
 
 __typeof__(close_range) libexecveat_close_range;
@@ -107,7 +100,7 @@ __typeof__(closefrom) libexecveat_closefrom;
 EXECVEAT_EXPORT int libexecveat_close_range(unsigned int first,
 					    unsigned int last, int flags)
 {
-	return close_range_policy(first, last, (unsigned int)flags);
+	return answer(close_range_policy(first, last, (unsigned int)flags));
 }
 
 /* glibc clamps a negative lowfd to 0 (unistd.h), and so does this. */

@@ -31,14 +31,12 @@ bool libexecveat_kernel_opens_empty_path(void)
 					 memory_order_relaxed);
 
 	if (known == UNKNOWN) {
-		int saved_errno = errno;
 		int fd = sys_openat(-1, "", O_EMPTYPATH | O_PATH | O_CLOEXEC, 0);
 
 		/* Never an fd; closed all the same if a kernel gave one. */
 		if (fd >= 0)
 			sys_close(fd);
-		known = fd < 0 && errno == EBADF ? OPENS : DOES_NOT;
-		errno = saved_errno;
+		known = fd == -EBADF ? OPENS : DOES_NOT;
 		atomic_store_explicit(&empty_path_answer, known,
 				      memory_order_relaxed);
 	}

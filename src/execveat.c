@@ -8,6 +8,7 @@
 #error "build execveat.c without _GNU_SOURCE (see above)"
 #endif
 
+#include "answer.h"
 #include "execveat.h"
 #include "exports.h"
 #include "null_check.h"
@@ -17,7 +18,7 @@ EXECVEAT_EXPORT int execveat(int dirfd, const char *pathname,
 			     char *const argv[], char *const envp[], int flags)
 {
 	if (pointer_is_null(pathname))
-		return sys_execveat(dirfd, "", argv, envp,
-				    flags | AT_EMPTY_PATH);
-	return sys_execveat(dirfd, pathname, argv, envp, flags);
+		return answer(sys_execveat(dirfd, "", argv, envp,
+					   flags | AT_EMPTY_PATH));
+	return answer(sys_execveat(dirfd, pathname, argv, envp, flags));
 }

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 
 #include "access_fallback.h"
+#include "answer.h"
 #include "call_refused.h"
 #include "execveat.h"
 #include "exports.h"
@@ -28,13 +29,8 @@
  */
 static bool faccessat2_call_refused(void)
 {
-	int saved_errno = errno;
-	bool refused = sys_faccessat2(AT_FDCWD, "", 0,
-				      FACCESSAT2_UNKNOWN_FLAG) < 0 &&
-		       errno_may_be_refusal(errno);
-
-	errno = saved_errno;
-	return refused;
+	return may_be_refusal(
+		sys_faccessat2(AT_FDCWD, "", 0, FACCESSAT2_UNKNOWN_FLAG));
 }
 
 /* A refusal of faccessat2, once proven (call_refused.h). */
@@ -44,19 +40,33 @@ static atomic_int faccessat2_refused;
  * ask (or, where the refusal is only remembered, would need a child or
  * an open), and the fds it holds. Where the refusal is only remembered,
  * faccessat2 is asked then. */
-static bool fallback_may_differ(int rc)
+static bool fallback_may_differ(int r)
 {
-	return rc == ACCESS_CANNOT_ASK ||
-	       (rc < 0 && (errno == EMFILE || errno == ENFILE));
+	return r == ACCESS_CANNOT_ASK || r == -EMFILE || r == -ENFILE;
 }
 
-/* The fallback's 0 or -1 as faccessat's: errno as it was on success. */
-static int answered(int rc, int saved_errno)
+int libexecveat_faccessat_policy(int dirfd, const char *path, int mode,
+				 int flags)
 {
-	if (rc != 0)
-		return -1;
-	errno = saved_errno;
-	return 0;
+	int fallback = ACCESS_CANNOT_ASK, r;
+
+	if (refusal_remembered(&faccessat2_refused)) {
+		fallback = libexecveat_access_without_faccessat2(
+			dirfd, path, mode, flags, false);
+		if (!fallback_may_differ(fallback))
+			return fallback;
+	}
+	r = sys_faccessat2(dirfd, path, mode, flags);
+	if (!may_be_refusal(r) ||
+	    (r == -EPERM && !faccessat2_call_refused()))
+		return r;
+	remember_refusal(&faccessat2_refused);
+	if (fallback != ACCESS_CANNOT_ASK)
+		return fallback; /* the fallback's fds (EMFILE, ENFILE) */
+	fallback = libexecveat_access_without_faccessat2(dirfd, path, mode,
+							 flags, true);
+	/* Where it cannot be asked, the refusal is the answer. */
+	return fallback == ACCESS_CANNOT_ASK ? r : fallback;
 }
 
 __typeof__(faccessat) libexecveat_faccessat;
@@ -64,36 +74,7 @@ __typeof__(faccessat) libexecveat_faccessat;
 EXECVEAT_EXPORT int libexecveat_faccessat(int dirfd, const char *path,
 					  int mode, int flags)
 {
-	int saved_errno = errno, rc = ACCESS_CANNOT_ASK, err = 0;
-
-	if (refusal_remembered(&faccessat2_refused)) {
-		rc = libexecveat_access_without_faccessat2(dirfd, path, mode,
-							   flags, false);
-		if (!fallback_may_differ(rc))
-			return answered(rc, saved_errno);
-		err = errno;
-	}
-	if (sys_faccessat2(dirfd, path, mode, flags) == 0) {
-		errno = saved_errno;
-		return 0;
-	}
-	if (!errno_may_be_refusal(errno) ||
-	    (errno == EPERM && !faccessat2_call_refused()))
-		return -1;
-	remember_refusal(&faccessat2_refused);
-	if (rc != ACCESS_CANNOT_ASK) {
-		errno = err; /* the fallback's fds (EMFILE, ENFILE) */
-		return -1;
-	}
-	err = errno;
-	rc = libexecveat_access_without_faccessat2(dirfd, path, mode, flags,
-						   true);
-	/* Where it cannot be asked, the refusal is the answer. */
-	if (rc == ACCESS_CANNOT_ASK) {
-		errno = err;
-		return -1;
-	}
-	return answered(rc, saved_errno);
+	return answer(libexecveat_faccessat_policy(dirfd, path, mode, flags));
 }
 
 /* What -lexecveat binds to. */

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdbool.h>
 
+#include "answer.h"
 #include "call_refused.h"
 #include "chmod_fallback.h"
 #include "execveat.h"
@@ -24,12 +25,7 @@
  */
 static bool fchmodat2_call_refused(void)
 {
-	int saved_errno = errno;
-	bool refused = sys_fchmodat2(AT_FDCWD, "", 0, -1) < 0 &&
-		       errno_may_be_refusal(errno);
-
-	errno = saved_errno;
-	return refused;
+	return may_be_refusal(sys_fchmodat2(AT_FDCWD, "", 0, -1));
 }
 
 /* A refusal of fchmodat2, once proven (call_refused.h). */
@@ -42,36 +38,31 @@ static atomic_int fchmodat2_refused;
  * Where the refusal is only remembered, fchmodat2 is asked then, and
  * where the fallback would open the file (CHMOD_WOULD_OPEN), first.
  */
-static bool fallback_may_differ(int err)
+static bool fallback_may_differ(int r)
 {
-	return err == EOPNOTSUPP || err == EBUSY || err == EAGAIN ||
-	       err == EMFILE || err == ENFILE;
+	return r == CHMOD_WOULD_OPEN || r == -EOPNOTSUPP || r == -EBUSY ||
+	       r == -EAGAIN || r == -EMFILE || r == -ENFILE;
 }
 
 static int fchmodat_policy(int dirfd, const char *path, mode_t mode,
 			   int flags)
 {
-	int rc, fallback_errno = 0;
+	int r, fallback = 0;
 
 	if (flags == 0)
 		return sys_fchmodat(dirfd, path, (unsigned int)mode);
 	if (refusal_remembered(&fchmodat2_refused)) {
-		rc = libexecveat_chmod_without_fchmodat2(dirfd, path, mode,
-							 flags, false);
-		if (rc == 0 || (rc < 0 && !fallback_may_differ(errno)))
-			return rc;
-		fallback_errno = rc < 0 ? errno : 0;
+		fallback = libexecveat_chmod_without_fchmodat2(
+			dirfd, path, mode, flags, false);
+		if (!fallback_may_differ(fallback))
+			return fallback;
 	}
-	if (sys_fchmodat2(dirfd, path, (unsigned int)mode, flags) == 0)
-		return 0;
-	if (!errno_may_be_refusal(errno) ||
-	    (errno == EPERM && !fchmodat2_call_refused()))
-		return -1;
+	r = sys_fchmodat2(dirfd, path, (unsigned int)mode, flags);
+	if (!may_be_refusal(r) || (r == -EPERM && !fchmodat2_call_refused()))
+		return r;
 	remember_refusal(&fchmodat2_refused);
-	if (fallback_errno != 0) {
-		errno = fallback_errno;
-		return -1;
-	}
+	if (fallback < 0)
+		return fallback;
 	return libexecveat_chmod_without_fchmodat2(dirfd, path, mode, flags,
 						   true);
 }
@@ -82,12 +73,13 @@ __typeof__(lchmod) libexecveat_lchmod;
 EXECVEAT_EXPORT int libexecveat_fchmodat(int dirfd, const char *path,
 					 mode_t mode, int flags)
 {
-	return fchmodat_policy(dirfd, path, mode, flags);
+	return answer(fchmodat_policy(dirfd, path, mode, flags));
 }
 
 EXECVEAT_EXPORT int libexecveat_lchmod(const char *path, mode_t mode)
 {
-	return fchmodat_policy(AT_FDCWD, path, mode, AT_SYMLINK_NOFOLLOW);
+	return answer(
+		fchmodat_policy(AT_FDCWD, path, mode, AT_SYMLINK_NOFOLLOW));
 }
 
 /* What -lexecveat binds to. */

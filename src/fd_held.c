@@ -37,9 +37,9 @@ struct fd_holders libexecveat_fd_holders(const struct stat *st)
 		    !libexecveat_same_file(&other, st))
 			continue;
 		flags = sys_fcntl_getfl((int)fd);
-		if (flags == -1 || libexecveat_fd_flags_write(flags))
+		if (flags < 0 || libexecveat_fd_flags_write(flags))
 			holders.writing = true;
-		if (flags != -1 && libexecveat_fd_flags_read(flags) &&
+		if (flags >= 0 && libexecveat_fd_flags_read(flags) &&
 		    holders.reading == -1)
 			holders.reading = (int)fd;
 	}

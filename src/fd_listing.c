@@ -56,9 +56,9 @@ int libexecveat_fd_range_by_listing(unsigned int first, unsigned int last,
 	long size;
 
 	if (dir < 0)
-		return -1;
+		return dir;
 	while ((size = sys_getdents64(dir, buf, sizeof(buf))) > 0)
 		act_on_entries(buf, size, dir, first, last, cloexec);
 	sys_close(dir);
-	return size == 0 ? 0 : -1;
+	return (int)size;
 }

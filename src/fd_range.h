@@ -23,8 +23,8 @@ static inline void fd_range_act(int fd, bool cloexec)
 /*
  * Through this thread's fd directory, once proven (proc_fd_dir.h): the
  * kernel's own list of what is open, O_PATH fds included. Returns 0 when
- * the whole list was read and acted on; -1 when no directory could be
- * proven or reading it failed (some fds may be done then: the caller
+ * the whole list was read and acted on; -errno when no directory could
+ * be proven or reading it failed (some fds may be done then: the caller
  * scans, which finds the rest).
  */
 int libexecveat_fd_range_by_listing(unsigned int first, unsigned int last,

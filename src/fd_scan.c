@@ -34,7 +34,7 @@
  */
 #define SELECT_BITS 1024
 
-/* select() of the one number fd: -1 with errno, or what select answers. */
+/* select() of the one number fd: -errno, or what select answers. */
 static int select_one(int fd)
 {
 	unsigned long set[SELECT_BITS / LONG_BITS] = { 0 };
@@ -45,7 +45,7 @@ static int select_one(int fd)
 
 static int is_open(int fd)
 {
-	return sys_fcntl_getfd(fd) != -1;
+	return sys_fcntl_getfd(fd) >= 0;
 }
 
 /*
@@ -82,29 +82,31 @@ static int select_answers_as_kernel(void)
 		control = closed_number_inside();
 	if (control < 0 || control >= SELECT_BITS)
 		return 0;
-	return select_one(control) == -1 && errno == EBADF;
+	return select_one(control) == -EBADF;
 }
 
 int libexecveat_fd_table_edge(void)
 {
-	int saved_errno = errno, edge = 0;
+	int edge = 0;
 
 	if (select_answers_as_kernel()) {
 		for (int fd = 63; fd < SELECT_BITS; fd = fd * 2 + 1) {
+			int selected;
+
 			if (is_open(fd))
 				continue;
-			if (select_one(fd) >= 0) {
+			selected = select_one(fd);
+			if (selected >= 0) {
 				/* Closed, and select ignored it: past the
 				 * table, unless the table changed meanwhile. */
 				if (!is_open(fd))
 					edge = fd;
 				break;
 			}
-			if (errno != EBADF)
+			if (selected != -EBADF)
 				break;
 		}
 	}
-	errno = saved_errno;
 	return edge;
 }
 

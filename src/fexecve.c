@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdbool.h>
 
+#include "answer.h"
 #include "call_refused.h"
 #include "cloexec_script.h"
 #include "execveat.h"
@@ -26,18 +27,13 @@ static atomic_int execveat_refused;
  * an EPERM may be the file's own (a security module's): an empty path
  * without AT_EMPTY_PATH, which a kernel that has the call answers ENOENT
  * before it looks at anything, and which can run nothing. A kernel's
- * ENOSYS needs no asking: no file answers execveat that way. Leaves
- * errno as it was.
+ * ENOSYS needs no asking: no file answers execveat that way.
  */
 static bool execveat_call_refused(void)
 {
 	static char *const none[] = { NULL };
-	int saved_errno = errno;
-	bool refused = sys_execveat(-1, "", none, none, 0) < 0 &&
-		       errno_may_be_refusal(errno);
 
-	errno = saved_errno;
-	return refused;
+	return may_be_refusal(sys_execveat(-1, "", none, none, 0));
 }
 
 /*
@@ -46,18 +42,19 @@ static bool execveat_call_refused(void)
  * would only repeat it. An EPERM that is the file's own gets the same
  * exec of the same verified file, which fails the same way.
  */
-static bool fallback_allowed(int execveat_errno)
+static bool fallback_allowed(int execveat_answer)
 {
-	return errno_may_be_refusal(execveat_errno);
+	return may_be_refusal(execveat_answer);
 }
 
-#define PROC_REFUSED 1
+/* What exec_through_proc answers where /proc cannot be trusted here. */
+#define PROC_REFUSED 0
 
 /*
- * Execs fd's /proc name once it is proven to be fd's file. Returns -1 with
- * errno set when that exec fails, when fd is not open, or where execveat
- * would refuse the file; PROC_REFUSED when /proc cannot be trusted here
- * (missing, not procfs, another file).
+ * Execs fd's /proc name once it is proven to be fd's file. Returns only
+ * where nothing runs: -errno when that exec fails, when fd is not open,
+ * or where execveat would refuse the file; PROC_REFUSED when /proc
+ * cannot be trusted here (missing, not procfs, another file).
  */
 static int exec_through_proc(int fd, char *const argv[], char *const envp[])
 {
@@ -68,17 +65,47 @@ static int exec_through_proc(int fd, char *const argv[], char *const envp[])
 	case PROC_FD_SAME_FILE:
 		break;
 	case PROC_FD_NOT_OPEN:
-		errno = EBADF;
-		return -1;
+		return -EBADF;
 	default:
 		return PROC_REFUSED;
 	}
 	refusal = libexecveat_cloexec_script_refusal(fd, &name);
-	if (refusal != 0) {
-		errno = refusal;
-		return -1;
-	}
+	if (refusal < 0)
+		return refusal;
 	return sys_execve(name.path, argv, envp);
+}
+
+/* fexecve's answer where it returns: the -errno of a refusal or of a
+ * failed exec. */
+static int fexecve_policy(int fd, char *const argv[], char *const envp[])
+{
+	bool proc_refused = false;
+	int r;
+
+	if (fd < 0 || pointer_is_null(argv) || pointer_is_null(envp))
+		return -EINVAL;
+
+	if (refusal_remembered(&execveat_refused)) {
+		r = exec_through_proc(fd, argv, envp);
+		if (r != PROC_REFUSED)
+			return r;
+		proc_refused = true;
+	}
+
+	r = sys_execveat(fd, "", argv, envp, AT_EMPTY_PATH);
+	if (!fallback_allowed(r))
+		return r;
+	if (!refusal_remembered(&execveat_refused) &&
+	    (r == -ENOSYS || execveat_call_refused()))
+		remember_refusal(&execveat_refused);
+	if (!proc_refused) {
+		int through_proc = exec_through_proc(fd, argv, envp);
+
+		if (through_proc != PROC_REFUSED)
+			return through_proc;
+	}
+	/* No /proc we can trust: execveat's refusal is the answer. */
+	return r;
 }
 
 /*
@@ -90,33 +117,7 @@ __typeof__(fexecve) libexecveat_fexecve;
 EXECVEAT_EXPORT int libexecveat_fexecve(int fd, char *const argv[],
 					char *const envp[])
 {
-	bool proc_refused = false;
-	int execveat_errno;
-
-	if (fd < 0 || pointer_is_null(argv) || pointer_is_null(envp)) {
-		errno = EINVAL;
-		return -1;
-	}
-
-	if (refusal_remembered(&execveat_refused)) {
-		if (exec_through_proc(fd, argv, envp) != PROC_REFUSED)
-			return -1;
-		proc_refused = true;
-	}
-
-	sys_execveat(fd, "", argv, envp, AT_EMPTY_PATH);
-	execveat_errno = errno;
-	if (!fallback_allowed(execveat_errno))
-		return -1;
-	if (!refusal_remembered(&execveat_refused) &&
-	    (execveat_errno == ENOSYS || execveat_call_refused()))
-		remember_refusal(&execveat_refused);
-	if (!proc_refused &&
-	    exec_through_proc(fd, argv, envp) != PROC_REFUSED)
-		return -1;
-	/* No /proc we can trust: execveat's refusal is the answer. */
-	errno = execveat_errno;
-	return -1;
+	return answer(fexecve_policy(fd, argv, envp));
 }
 
 /* What -lexecveat binds to. */

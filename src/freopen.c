@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdio_ext.h>
 
+#include "answer.h"
 #include "exports.h"
 #include "proc_fallback.h"
 #include "stream_keep.h"
@@ -102,7 +103,7 @@ static FILE *by_name(const char *name, const char *mode, FILE *stream,
 	freopen_fn *real = libc_freopen(largefile);
 
 	if (real == NULL) {
-		errno = ENOSYS;
+		answer(-ENOSYS);
 		return NULL;
 	}
 	return real(name, mode, stream);
@@ -119,10 +120,11 @@ static FILE *stream_reset(FILE *stream, int saved_errno)
 	return stream;
 }
 
-static FILE *stream_kept(FILE *stream, int err)
+/* The stream as it was, and r, an -errno, the call's answer: NULL. */
+static FILE *stream_kept(FILE *stream, int r)
 {
 	funlockfile(stream);
-	errno = err;
+	answer(r);
 	return NULL;
 }
 
@@ -138,12 +140,12 @@ static FILE *reopen_without_name(const char *mode, FILE *stream,
 	flockfile(stream);
 	err = libexecveat_stream_mode_parse(mode, &m);
 	/* A ",ccs=" part: only the C library's reopen by name can set it. */
-	charset = err == EOPNOTSUPP;
+	charset = err == -EOPNOTSUPP;
 	if (err != 0 && !charset)
 		return stream_kept(stream, err);
 	fd = fileno(stream);
 	if (fd < 0)
-		return stream_kept(stream, EBADF);
+		return stream_kept(stream, -EBADF);
 	/* As the C library's own freopen: its failure is not the call's. */
 	fflush(stream);
 	errno = saved_errno;
@@ -158,23 +160,23 @@ static FILE *reopen_without_name(const char *mode, FILE *stream,
 		if (rc == 0)
 			return stream_reset(stream, saved_errno);
 		if (rc < 0)
-			return stream_kept(stream, errno);
+			return stream_kept(stream, rc);
 	}
 	if (libexecveat_proc_fd_find(fd, &name) == PROC_FD_SAME_FILE) {
 		/* Unlocked: musl's freopen frees the stream where it fails. */
 		funlockfile(stream);
-		errno = saved_errno;
 		stream = by_name(name.path, mode, stream, largefile);
 		if (stream != NULL)
 			errno = saved_errno;
 		return stream;
 	}
 	if (charset)
-		return stream_kept(stream, EOPNOTSUPP);
+		return stream_kept(stream, -EOPNOTSUPP);
 	if (!same_access)
-		return stream_kept(stream, EBADF);
-	if (libexecveat_stream_keep_file(fd, &m) != 0)
-		return stream_kept(stream, errno);
+		return stream_kept(stream, -EBADF);
+	rc = libexecveat_stream_keep_file(fd, &m);
+	if (rc < 0)
+		return stream_kept(stream, rc);
 	return stream_reset(stream, saved_errno);
 }
 

@@ -76,10 +76,7 @@ static bool kernel_is_64bit(void)
 	int width = atomic_load_explicit(&kernel_width, memory_order_relaxed);
 
 	if (width == WIDTH_UNKNOWN) {
-		int saved_errno = errno;
-
 		width = ask_kernel_width();
-		errno = saved_errno;
 		atomic_store_explicit(&kernel_width, width,
 				      memory_order_relaxed);
 	}

@@ -84,15 +84,15 @@ static int tail_errno(const unsigned char *how, size_t size)
 {
 	for (size_t i = OPEN_HOW_SIZE_VER0; i < size; i++)
 		if (how[i] != 0)
-			return E2BIG;
+			return -E2BIG;
 	return 0;
 }
 
 static int mode_errno(uint64_t flags, uint64_t mode)
 {
 	if (flags & (O_CREAT | TMPFILE_BIT))
-		return (mode & ~(uint64_t)07777) ? EINVAL : 0;
-	return mode != 0 ? EINVAL : 0;
+		return (mode & ~(uint64_t)07777) ? -EINVAL : 0;
+	return mode != 0 ? -EINVAL : 0;
 }
 
 static int flags_errno(uint64_t flags, uint64_t (*newer_flags)(void))
@@ -103,29 +103,29 @@ static int flags_errno(uint64_t flags, uint64_t (*newer_flags)(void))
 
 	/* O_CLOEXEC is stripped before any check; it is valid anyway. */
 	if (flags & ~(VALID_OPEN_FLAGS | newer))
-		return EINVAL;
+		return -EINVAL;
 	/* Refused by 6.18 whether or not the file exists; it also refuses
 	 * O_TMPFILE | O_CREAT, since O_TMPFILE holds O_DIRECTORY. */
 	if ((flags & (O_DIRECTORY | O_CREAT)) == (uint64_t)(O_DIRECTORY | O_CREAT))
-		return EINVAL;
+		return -EINVAL;
 	if ((flags & TMPFILE_BIT) &&
 	    (!(flags & O_DIRECTORY) || (flags & O_ACCMODE) == O_RDONLY))
-		return EINVAL;
+		return -EINVAL;
 	if ((flags & O_PATH) && (flags & ~path_flags))
-		return EINVAL;
+		return -EINVAL;
 	/* 7.2: a regular file only, which O_DIRECTORY and O_TMPFILE (a
 	 * directory named) contradict; O_PATH was refused just above. */
 	if ((flags & REGULAR_BIT) && (flags & (O_DIRECTORY | TMPFILE_BIT)))
-		return EINVAL;
+		return -EINVAL;
 	return 0;
 }
 
 static int resolve_errno(uint64_t resolve)
 {
 	if (resolve & ~(uint64_t)VALID_RESOLVE_FLAGS)
-		return EINVAL;
+		return -EINVAL;
 	if ((resolve & RESOLVE_BENEATH_BIT) && (resolve & RESOLVE_IN_ROOT_BIT))
-		return EINVAL;
+		return -EINVAL;
 	return 0;
 }
 
@@ -145,18 +145,18 @@ void libexecveat_open_how_of_openat(void *how, int flags, unsigned int mode,
 	memcpy(how, &words, sizeof(words));
 }
 
-int libexecveat_open_how_errno(const void *how, size_t size,
+int libexecveat_open_how_check(const void *how, size_t size,
 			       uint64_t (*newer_flags)(void))
 {
 	struct how_words words;
 	int err;
 
 	if (size < OPEN_HOW_SIZE_VER0)
-		return EINVAL;
+		return -EINVAL;
 	if (size > page_size())
-		return E2BIG;
+		return -E2BIG;
 	if (pointer_is_null(how))
-		return EFAULT;
+		return -EFAULT;
 	err = tail_errno(how, size);
 	if (err != 0)
 		return err;
@@ -171,6 +171,6 @@ int libexecveat_open_how_errno(const void *how, size_t size,
 	/* Not even tried: these would write, and a cached lookup cannot. */
 	if ((words.resolve & RESOLVE_CACHED_BIT) &&
 	    (words.flags & (O_TRUNC | O_CREAT | TMPFILE_BIT)))
-		return EAGAIN;
+		return -EAGAIN;
 	return 0;
 }

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 /*
- * The kernel's errno for how (a struct open_how, read as three 64-bit
+ * The kernel's -errno for how (a struct open_how, read as three 64-bit
  * words, flags, mode and resolve, plus size - 24 bytes that must be zero)
  * and size, or 0 when it would go on to the lookup. As Linux 6.18 answers,
  * in its order: size below 24 EINVAL; above a page E2BIG; how NULL
@@ -27,7 +27,7 @@
  * with O_PATH, O_DIRECTORY or O_TMPFILE), or 0, and either is then an
  * unknown bit (EINVAL), as the kernels before answer.
  */
-int libexecveat_open_how_errno(const void *how, size_t size,
+int libexecveat_open_how_check(const void *how, size_t size,
 			       uint64_t (*newer_flags)(void));
 
 /*

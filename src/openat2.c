@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "answer.h"
 #include "call_refused.h"
 #include "empty_path.h"
 #include "execveat.h"
@@ -37,16 +38,11 @@ static atomic_int openat2_refused;
  * Whether openat2 itself is refused here (this thread, now): a call that
  * the kernel rejects before looking at any file (size 0: EINVAL), so that
  * no file, fanotify watch or security module can answer it. A refusal
- * answers it with its ENOSYS or EPERM instead. Leaves errno as it was.
+ * answers it with its ENOSYS or EPERM instead.
  */
 static bool openat2_call_refused(void)
 {
-	int saved_errno = errno;
-	bool refused = sys_openat2(-1, NULL, NULL, 0) < 0 &&
-		       errno_may_be_refusal(errno);
-
-	errno = saved_errno;
-	return refused;
+	return may_be_refusal(sys_openat2(-1, NULL, NULL, 0));
 }
 
 /*
@@ -55,9 +51,9 @@ static bool openat2_call_refused(void)
  * holds, EAGAIN for a rename it met or for RESOLVE_CACHED. Where the
  * refusal is only remembered, openat2 is asked then.
  */
-static bool fallback_may_differ(int err)
+static bool fallback_may_differ(int r)
 {
-	return err == EMFILE || err == ENFILE || err == EAGAIN;
+	return r == -EMFILE || r == -ENFILE || r == -EAGAIN;
 }
 
 /*
@@ -81,15 +77,13 @@ static uint64_t newer_open_flags(void)
 int libexecveat_open_without_openat2(int dirfd, const char *path,
 				const struct open_how *how, size_t size)
 {
-	int err = libexecveat_open_how_errno(how, size, newer_open_flags);
+	int err = libexecveat_open_how_check(how, size, newer_open_flags);
 
 	/* The kernel copies the path in only after judging how. */
 	if (err == 0 && pointer_is_null(path))
-		err = EFAULT;
-	if (err != 0) {
-		errno = err;
-		return -1;
-	}
+		err = -EFAULT;
+	if (err < 0)
+		return err;
 	/* The flags the kernel's system call adds after its checks: a 32-bit
 	 * process on a 64-bit kernel gets O_LARGEFILE (largefile.c). */
 	struct open_how as_kernel = {
@@ -101,32 +95,36 @@ int libexecveat_open_without_openat2(int dirfd, const char *path,
 	return libexecveat_resolve_open(dirfd, path, &as_kernel);
 }
 
+int libexecveat_openat2_policy(int dirfd, const char *path,
+			       const struct open_how *how, size_t size)
+{
+	int fd, fallback = 0;
+
+	if (refusal_remembered(&openat2_refused)) {
+		fd = libexecveat_open_without_openat2(dirfd, path, how, size);
+		if (!fallback_may_differ(fd))
+			return fd;
+		fallback = fd;
+	}
+	fd = sys_openat2(dirfd, path, how, size);
+	if (!may_be_refusal(fd))
+		return fd;
+	/* ENOSYS or EPERM: the policy's, or the file's own (O_NOATIME on
+	 * another user's file, fanotify, a security module)? */
+	if (!openat2_call_refused())
+		return fd;
+	remember_refusal(&openat2_refused);
+	if (fallback != 0)
+		return fallback;
+	return libexecveat_open_without_openat2(dirfd, path, how, size);
+}
+
 __typeof__(openat2) libexecveat_openat2;
 
 EXECVEAT_EXPORT int libexecveat_openat2(int dirfd, const char *path,
 					const struct open_how *how, size_t size)
 {
-	int fd, fallback_errno = 0;
-
-	if (refusal_remembered(&openat2_refused)) {
-		fd = libexecveat_open_without_openat2(dirfd, path, how, size);
-		if (fd >= 0 || !fallback_may_differ(errno))
-			return fd;
-		fallback_errno = errno;
-	}
-	fd = sys_openat2(dirfd, path, how, size);
-	if (fd >= 0 || !errno_may_be_refusal(errno))
-		return fd;
-	/* ENOSYS or EPERM: the policy's, or the file's own (O_NOATIME on
-	 * another user's file, fanotify, a security module)? */
-	if (!openat2_call_refused())
-		return -1;
-	remember_refusal(&openat2_refused);
-	if (fallback_errno != 0) {
-		errno = fallback_errno;
-		return -1;
-	}
-	return libexecveat_open_without_openat2(dirfd, path, how, size);
+	return answer(libexecveat_openat2_policy(dirfd, path, how, size));
 }
 
 /* What -lexecveat binds to. */

@@ -102,27 +102,28 @@ static int scan_fields(int file, struct proc_field *fields, size_t n)
 	}
 	for (i = 0; i < n; i++)
 		field_line_end(&fields[i], at);
-	return got < 0 ? -1 : 0;
+	return got < 0 ? (int)got : 0;
 }
 
-/* A decimal number, optionally negative, and nothing else: 0 or -1. */
-static int parse_decimal(const struct proc_field *f, bool negative_allowed,
-			 uint64_t *magnitude, bool *negative)
+/* Whether the field is a decimal number, optionally negative, and
+ * nothing else. */
+static bool parse_decimal(const struct proc_field *f, bool negative_allowed,
+			  uint64_t *magnitude, bool *negative)
 {
 	const char *s = f->value;
 	int digits = 0;
 
 	if (!f->found || f->truncated)
-		return -1;
+		return false;
 	*negative = negative_allowed && *s == '-';
 	if (*negative)
 		s++;
 	for (*magnitude = 0; *s >= '0' && *s <= '9'; s++) {
 		if (++digits > 19)
-			return -1;
+			return false;
 		*magnitude = *magnitude * 10 + (uint64_t)(*s - '0');
 	}
-	return digits > 0 && *s == '\0' ? 0 : -1;
+	return digits > 0 && *s == '\0';
 }
 
 /* Whether file is on the mount of proc, told by statx's mount id where
@@ -158,8 +159,8 @@ static char *append_number(char *end, long n)
 	return end;
 }
 
-/* Opens name under proc for reading, proven on proc's mount; -1 with
- * *verdict set otherwise. */
+/* Opens name under proc for reading, proven on proc's mount: the fd, or
+ * -errno with *verdict set (-EXDEV: on another mount). */
 static int open_proven(int proc, const char *name,
 		       enum pidfd_fdinfo_verdict *verdict)
 {
@@ -167,19 +168,19 @@ static int open_proven(int proc, const char *name,
 
 	if (file < 0) {
 		*verdict = PIDFD_FDINFO_UNREADABLE;
-		return -1;
+		return file;
 	}
 	if (!on_mount_of(proc, file)) {
 		sys_close(file);
 		*verdict = PIDFD_FDINFO_OTHER_FILE;
-		return -1;
+		return -EXDEV;
 	}
 	return file;
 }
 
 /* Whether /proc/self is this process (pid), in a procfs of its own pid
- * namespace. */
-static enum pidfd_fdinfo_verdict judge_self(int proc, long pid)
+ * namespace; *err, the -errno of a file that could not be read. */
+static enum pidfd_fdinfo_verdict judge_self(int proc, long pid, int *err)
 {
 	char name[FD_NAME_SIZE + sizeof("/status")], link[FD_NAME_SIZE + 1];
 	struct proc_field nspid = PROC_FIELD("NSpid:");
@@ -199,14 +200,18 @@ static enum pidfd_fdinfo_verdict judge_self(int proc, long pid)
 			return PIDFD_FDINFO_NOT_SELF;
 	append(name + length, "/status");
 	status = open_proven(proc, name, &verdict);
-	if (status < 0)
+	if (status < 0) {
+		*err = status;
 		return verdict;
+	}
 	scanned = scan_fields(status, &nspid, 1);
 	sys_close(status);
-	if (scanned != 0)
+	if (scanned < 0) {
+		*err = scanned;
 		return PIDFD_FDINFO_UNREADABLE;
+	}
 	/* One number: the procfs's namespace is the process's own. */
-	if (parse_decimal(&nspid, false, &value, &negative) != 0 ||
+	if (!parse_decimal(&nspid, false, &value, &negative) ||
 	    value != (uint64_t)pid)
 		return PIDFD_FDINFO_NOT_SELF;
 	return PIDFD_FDINFO_PID;
@@ -214,7 +219,7 @@ static enum pidfd_fdinfo_verdict judge_self(int proc, long pid)
 
 static enum pidfd_fdinfo_verdict read_fdinfo(int proc, int fd, long pid,
 					     const struct stat *by_fd,
-					     long *answer)
+					     long *answer, int *err)
 {
 	char name[3 * FD_NAME_SIZE + sizeof("/task//fdinfo/")], *end;
 	struct proc_field fields[] = { PROC_FIELD("ino:"), PROC_FIELD("Pid:") };
@@ -227,29 +232,35 @@ static enum pidfd_fdinfo_verdict read_fdinfo(int proc, int fd, long pid,
 	end = append(append_number(end, sys_gettid()), "/fdinfo/");
 	append_number(end, fd);
 	file = open_proven(proc, name, &verdict);
-	if (file < 0)
-		/* Proven so far: a missing entry is an fd closed meanwhile. */
-		return verdict == PIDFD_FDINFO_UNREADABLE && errno == ENOENT ?
-			       PIDFD_FDINFO_NOT_OPEN : verdict;
+	/* Proven so far: a missing entry is an fd closed meanwhile. */
+	if (file == -ENOENT)
+		return PIDFD_FDINFO_NOT_OPEN;
+	if (file < 0) {
+		*err = file;
+		return verdict;
+	}
 	scanned = scan_fields(file, fields, 2);
 	sys_close(file);
-	if (scanned != 0)
+	if (scanned < 0) {
+		*err = scanned;
 		return PIDFD_FDINFO_UNREADABLE;
+	}
 	/* Kernels before 5.14 print no ino: line. */
 	if (fields[0].found &&
-	    (parse_decimal(&fields[0], false, &value, &negative) != 0 ||
+	    (!parse_decimal(&fields[0], false, &value, &negative) ||
 	     value != (uint64_t)by_fd->st_ino))
 		return PIDFD_FDINFO_OTHER_FILE;
 	if (!fields[1].found)
 		return PIDFD_FDINFO_NOT_PIDFD;
-	if (parse_decimal(&fields[1], true, &value, &negative) != 0 ||
+	if (!parse_decimal(&fields[1], true, &value, &negative) ||
 	    value > INT32_MAX)
 		return PIDFD_FDINFO_UNREADABLE;
 	*answer = negative ? -(long)value : (long)value;
 	return PIDFD_FDINFO_PID;
 }
 
-enum pidfd_fdinfo_verdict libexecveat_pidfd_fdinfo_pid(int fd, long *pid)
+enum pidfd_fdinfo_verdict libexecveat_pidfd_fdinfo_pid(int fd, long *pid,
+							int *err)
 {
 	struct stat by_fd;
 	struct statfs sfs;
@@ -257,20 +268,24 @@ enum pidfd_fdinfo_verdict libexecveat_pidfd_fdinfo_pid(int fd, long *pid)
 	long self = sys_getpid();
 	int proc;
 
+	*err = 0;
 	if (fd < 0 || sys_fstat(fd, &by_fd) != 0)
 		return PIDFD_FDINFO_NOT_OPEN;
 	proc = sys_openat(AT_FDCWD, "/proc", O_PATH | O_DIRECTORY | O_CLOEXEC,
 			  0);
+	if (proc == -EMFILE || proc == -ENFILE || proc == -ENOMEM) {
+		*err = proc;
+		return PIDFD_FDINFO_UNREADABLE;
+	}
 	if (proc < 0)
-		return errno == EMFILE || errno == ENFILE || errno == ENOMEM ?
-			       PIDFD_FDINFO_UNREADABLE : PIDFD_FDINFO_NO_PROC;
+		return PIDFD_FDINFO_NO_PROC;
 	if (sys_fstatfs(proc, &sfs) != 0 ||
 	    sfs.f_type != PROC_SUPER_MAGIC_VALUE)
 		verdict = PIDFD_FDINFO_NOT_PROCFS;
 	else
-		verdict = judge_self(proc, self);
+		verdict = judge_self(proc, self, err);
 	if (verdict == PIDFD_FDINFO_PID)
-		verdict = read_fdinfo(proc, fd, self, &by_fd, pid);
+		verdict = read_fdinfo(proc, fd, self, &by_fd, pid, err);
 	sys_close(proc);
 	return verdict;
 }

@@ -18,15 +18,17 @@ enum pidfd_fdinfo_verdict {
 	PIDFD_FDINFO_OTHER_FILE, /* the file is reached across a mount, or
 				    describes another inode than the fd's */
 	PIDFD_FDINFO_UNREADABLE, /* a file of the proof could not be opened
-				    or read; errno says why */
+				    or read; *err says why */
 };
 
 /*
  * Judges /proc and, where it is proven, reads the Pid: line of
  * /proc/PID/task/TID/fdinfo/FD: the pid the procfs prints for the pidfd
  * fd (> 0), 0 where that process is not in this pid namespace, -1 where
- * it has been reaped. Leaves errno as the system calls left it.
+ * it has been reaped. *err: for PIDFD_FDINFO_UNREADABLE, the -errno of
+ * the open or read that failed (0 for a line that could not be parsed).
  */
-enum pidfd_fdinfo_verdict libexecveat_pidfd_fdinfo_pid(int fd, long *pid);
+enum pidfd_fdinfo_verdict libexecveat_pidfd_fdinfo_pid(int fd, long *pid,
+							int *err);
 
 #endif /* EXECVEAT_PIDFD_FDINFO_H */

@@ -10,10 +10,12 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/ioctl.h>
 #include <sys/types.h>
 
+#include "answer.h"
 #include "call_refused.h"
 #include "execveat.h"
 #include "exports.h"
@@ -50,19 +52,19 @@ _Static_assert(sizeof(struct pidfd_info_v0) == 64,
 /*
  * Whether this kernel's pidfds are pidfs files (Linux 6.9+), seen on a
  * pidfd of this process made for the question: then an anonymous inode
- * is not a pidfd. -1 where no pidfd can be made to tell.
+ * is not a pidfd. False too where no pidfd can be made to tell.
  */
-static int pidfds_are_pidfs(void)
+static bool pidfds_are_pidfs(void)
 {
 	struct statfs sfs;
-	int own = sys_pidfd_open(sys_getpid()), answer;
+	int own = sys_pidfd_open(sys_getpid());
+	bool pidfs;
 
 	if (own < 0)
-		return -1;
-	answer = sys_fstatfs(own, &sfs) == 0 ?
-			 sfs.f_type == PIDFS_MAGIC_VALUE : -1;
+		return false;
+	pidfs = sys_fstatfs(own, &sfs) == 0 && sfs.f_type == PIDFS_MAGIC_VALUE;
 	sys_close(own);
-	return answer;
+	return pidfs;
 }
 
 /*
@@ -76,88 +78,85 @@ static int pidfds_are_pidfs(void)
  */
 static int ioctl_esrch(int fd)
 {
-	if (sys_pidfd_probe_signal(fd) == 0 || errno == EPERM ||
-	    errno == ENOSYS)
+	int r = sys_pidfd_probe_signal(fd);
+
+	if (r == 0 || r == -EPERM || r == -ENOSYS)
 		return 0;
-	return errno == EINVAL ? -EREMOTE : -ESRCH;
+	return r == -EINVAL ? -EREMOTE : -ESRCH;
 }
 
 /*
- * Where the ioctl failed: the kernel's own answer (EBADF; ESRCH for a
- * reaped process, see ioctl_esrch; EREMOTE for one outside this pid
- * namespace) stands. A pidfd whose kernel has no PIDFD_GET_INFO, or whose
- * ioctl a policy refuses, is read from a proven fdinfo: ENOTTY, EINVAL
- * (6.11 and 6.12, whose pidfs has ioctls of its own: measured on 6.12),
- * ENOSYS, EPERM, EACCES (an LSM's ioctl list). Any other file is not a
- * pidfd, EBADF as from the kernel's pidfd calls and glibc. An anonymous
- * inode is a pidfd only on kernels before 6.9: there the fdinfo tells.
+ * Where the ioctl failed (its -errno, ioctl): the kernel's own answer
+ * (EBADF; ESRCH for a reaped process, see ioctl_esrch; EREMOTE for one
+ * outside this pid namespace) stands. A pidfd whose kernel has no
+ * PIDFD_GET_INFO, or whose ioctl a policy refuses, is read from a proven
+ * fdinfo: ENOTTY, EINVAL (6.11 and 6.12, whose pidfs has ioctls of its
+ * own: measured on 6.12), ENOSYS, EPERM, EACCES (an LSM's ioctl list).
+ * Any other file is not a pidfd, EBADF as from the kernel's pidfd calls
+ * and glibc. An anonymous inode is a pidfd only on kernels before 6.9:
+ * there the fdinfo tells. The pid, or -errno.
  */
-static pid_t without_get_info(int fd, int ioctl_errno, int saved_errno)
+static pid_t without_get_info(int fd, int ioctl)
 {
 	struct statfs sfs;
 	long pid;
-	int err;
+	int err = sys_fstatfs(fd, &sfs);
 
-	if (sys_fstatfs(fd, &sfs) != 0)
-		return -1;
+	if (err < 0)
+		return err;
 	if (sfs.f_type == PIDFS_MAGIC_VALUE) {
-		err = ioctl_errno == ESRCH ? ioctl_esrch(fd) : -ioctl_errno;
-		if (err != 0 && ioctl_errno != ENOTTY &&
-		    ioctl_errno != EINVAL && ioctl_errno != EACCES &&
-		    !errno_may_be_refusal(ioctl_errno)) {
-			errno = -err;
-			return -1;
-		}
+		err = ioctl == -ESRCH ? ioctl_esrch(fd) : ioctl;
+		if (err != 0 && ioctl != -ENOTTY && ioctl != -EINVAL &&
+		    ioctl != -EACCES && !may_be_refusal(ioctl))
+			return err;
 	} else if (sfs.f_type != ANON_INODE_FS_MAGIC_VALUE ||
-		   pidfds_are_pidfs() == 1) {
-		errno = EBADF;
-		return -1;
+		   pidfds_are_pidfs()) {
+		return -EBADF;
 	}
-	switch (libexecveat_pidfd_fdinfo_pid(fd, &pid)) {
+	switch (libexecveat_pidfd_fdinfo_pid(fd, &pid, &err)) {
 	case PIDFD_FDINFO_PID:
 		/* The kernel prints -1 for a reaped process, 0 for one this
 		 * pid namespace cannot see. */
-		errno = pid > 0 ? saved_errno : pid == 0 ? EREMOTE : ESRCH;
-		return pid > 0 ? (pid_t)pid : -1;
+		return pid > 0 ? (pid_t)pid : pid == 0 ? -EREMOTE : -ESRCH;
 	case PIDFD_FDINFO_NOT_PIDFD:
 	case PIDFD_FDINFO_NOT_OPEN:
-		errno = EBADF;
-		return -1;
+		return -EBADF;
 	case PIDFD_FDINFO_UNREADABLE:
-		if (errno == EMFILE || errno == ENFILE || errno == ENOMEM)
-			return -1;
+		if (err == -EMFILE || err == -ENFILE || err == -ENOMEM)
+			return err;
 		break;
 	default:
 		break;
 	}
 	/* No way left to ask: this kernel answers only through /proc. */
-	errno = ENOSYS;
-	return -1;
+	return -ENOSYS;
+}
+
+/* The pid, or -errno. */
+static pid_t pidfd_getpid_policy(int fd)
+{
+	struct pidfd_info_v0 info = { .mask = PIDFD_INFO_PID };
+	struct statfs sfs;
+	int r = sys_ioctl(fd, PIDFD_GET_INFO_V0, &info);
+
+	if (r < 0)
+		return without_get_info(fd, r);
+	/* Answered by the kernel's pidfs, or by a FUSE server: not a pidfd. */
+	if (sys_fstatfs(fd, &sfs) != 0 || sfs.f_type != PIDFS_MAGIC_VALUE)
+		return -EBADF;
+	/* PIDFD_INFO_PID is always answered; checked all the same, as a
+	 * reaped process asked for PIDFD_INFO_EXIT answers pid 0 without it. */
+	if ((info.mask & PIDFD_INFO_PID) == 0 || info.pid == 0 ||
+	    info.pid > INT32_MAX)
+		return -ESRCH;
+	return (pid_t)info.pid;
 }
 
 __typeof__(pidfd_getpid) libexecveat_pidfd_getpid;
 
 EXECVEAT_EXPORT pid_t libexecveat_pidfd_getpid(int fd)
 {
-	struct pidfd_info_v0 info = { .mask = PIDFD_INFO_PID };
-	int saved_errno = errno;
-	struct statfs sfs;
-
-	if (sys_ioctl(fd, PIDFD_GET_INFO_V0, &info) != 0)
-		return without_get_info(fd, errno, saved_errno);
-	/* Answered by the kernel's pidfs, or by a FUSE server: not a pidfd. */
-	if (sys_fstatfs(fd, &sfs) != 0 || sfs.f_type != PIDFS_MAGIC_VALUE) {
-		errno = EBADF;
-		return -1;
-	}
-	/* PIDFD_INFO_PID is always answered; checked all the same, as a
-	 * reaped process asked for PIDFD_INFO_EXIT answers pid 0 without it. */
-	if ((info.mask & PIDFD_INFO_PID) == 0 || info.pid == 0 ||
-	    info.pid > INT32_MAX) {
-		errno = ESRCH;
-		return -1;
-	}
-	return (pid_t)info.pid;
+	return answer(pidfd_getpid_policy(fd));
 }
 
 /* What -lexecveat binds to. */

@@ -46,18 +46,21 @@ static void format_fd_path(char *path, const char *dir, int fd)
 	libexecveat_fd_name(copy_text(path, dir), fd);
 }
 
-/* Judges path, an entry of dir, as a name of the file by_fd describes. */
-static enum proc_fd_verdict judge_name(const char *dir, const char *path,
+/* Judges name->path, an entry of dir, as a name of the file by_fd
+ * describes. */
+static enum proc_fd_verdict judge_name(const char *dir,
+				       struct proc_fd_name *name,
 				       const struct stat *by_fd)
 {
 	struct statfs sfs;
 	struct stat by_name;
 
-	if (sys_statfs(dir, &sfs) != 0)
+	name->err = sys_statfs(dir, &sfs);
+	if (name->err < 0)
 		return PROC_FD_NO_DIR;
 	if (sfs.f_type != PROC_SUPER_MAGIC_VALUE)
 		return PROC_FD_NOT_PROCFS;
-	if (sys_stat(path, &by_name) != 0)
+	if (sys_stat(name->path, &by_name) != 0)
 		return PROC_FD_UNRESOLVED;
 	if (!libexecveat_same_file(by_fd, &by_name))
 		return PROC_FD_OTHER_FILE;
@@ -65,13 +68,13 @@ static enum proc_fd_verdict judge_name(const char *dir, const char *path,
 }
 
 /* Judges dir's entry for fd as a name of the file by_fd describes; writes
- * it into path. */
+ * it into name->path. */
 static enum proc_fd_verdict judge_fd_name(const char *dir, int fd,
 					  const struct stat *by_fd,
-					  char path[PROC_FD_PATH_SIZE])
+					  struct proc_fd_name *name)
 {
-	format_fd_path(path, dir, fd);
-	return judge_name(dir, path, by_fd);
+	format_fd_path(name->path, dir, fd);
+	return judge_name(dir, name, by_fd);
 }
 
 enum proc_fd_verdict libexecveat_proc_fd_find(int fd, struct proc_fd_name *name)
@@ -79,15 +82,16 @@ enum proc_fd_verdict libexecveat_proc_fd_find(int fd, struct proc_fd_name *name)
 	struct stat by_fd;
 	enum proc_fd_verdict verdict, thread_verdict;
 
-	if (sys_fstat(fd, &by_fd) != 0)
+	name->err = sys_fstat(fd, &by_fd);
+	if (name->err < 0)
 		return PROC_FD_NOT_OPEN;
 	name->mode = by_fd.st_mode;
-	verdict = judge_fd_name(PROCESS_FD_DIR, fd, &by_fd, name->path);
+	verdict = judge_fd_name(PROCESS_FD_DIR, fd, &by_fd, name);
 	if (verdict != PROC_FD_UNRESOLVED && verdict != PROC_FD_OTHER_FILE)
 		return verdict;
 	/* Before Linux 3.17 there is no thread-self: the process's verdict
 	 * stands. */
-	thread_verdict = judge_fd_name(THREAD_FD_DIR, fd, &by_fd, name->path);
+	thread_verdict = judge_fd_name(THREAD_FD_DIR, fd, &by_fd, name);
 	return thread_verdict == PROC_FD_NO_DIR ? verdict : thread_verdict;
 }
 
@@ -103,9 +107,10 @@ enum proc_fd_verdict libexecveat_proc_cwd_find(struct proc_fd_name *name)
 {
 	struct stat cwd;
 
-	if (sys_fstatat(AT_FDCWD, "", &cwd, AT_EMPTY_PATH) != 0)
+	name->err = sys_fstatat(AT_FDCWD, "", &cwd, AT_EMPTY_PATH);
+	if (name->err < 0)
 		return PROC_FD_NOT_OPEN;
 	name->mode = cwd.st_mode;
 	copy_text(name->path, THREAD_CWD);
-	return judge_name(THREAD_DIR, name->path, &cwd);
+	return judge_name(THREAD_DIR, name, &cwd);
 }

@@ -14,6 +14,7 @@
 struct proc_fd_name {
 	mode_t mode;                  /* the fd's file type and mode */
 	char path[PROC_FD_PATH_SIZE]; /* the name judged */
+	int err; /* PROC_FD_NOT_OPEN, PROC_FD_NO_DIR: the call's -errno */
 };
 
 /* fexecve needs only SAME_FILE and NOT_OPEN; the reasons for refusing
@@ -33,8 +34,8 @@ enum proc_fd_verdict {
  * with an fd table of its own), the calling thread's
  * /proc/thread-self/fd/<fd>. Only PROC_FD_SAME_FILE makes name->path safe
  * to exec. name->mode is set for every verdict but PROC_FD_NOT_OPEN,
- * name->path for every verdict but that and PROC_FD_NO_DIR. Leaves errno
- * as the system calls left it.
+ * name->path for every verdict but that and PROC_FD_NO_DIR, name->err for
+ * those two.
  */
 enum proc_fd_verdict libexecveat_proc_fd_find(int fd, struct proc_fd_name *name);
 

@@ -42,55 +42,63 @@ int libexecveat_proc_fd_names(int dir, int fd, const struct stat *st)
 
 /* An open or a pipe refused for want of an fd or of memory: the fd
  * limit's answer, not /proc's. */
-static bool no_fd_free(int err)
+static bool no_fd_free(int r)
 {
-	return err == EMFILE || err == ENFILE || err == ENOMEM;
+	return r == -EMFILE || r == -ENFILE || r == -ENOMEM;
 }
 
 /*
  * A pipe is a new inode that only the table it was made in holds: listed
- * in dir as itself, it proves dir to be that table.
+ * in dir as itself, it proves dir to be that table. 0 where it is listed,
+ * -ENOENT where it is not, or the pipe's -errno.
  */
-static enum proc_fd_dir_verdict judge_witness(int dir)
+static int judge_witness(int dir, enum proc_fd_dir_verdict *verdict)
 {
 	int pipe_fds[2];
 	struct stat witness;
 	bool listed;
+	int r = sys_pipe2(pipe_fds, O_CLOEXEC);
 
-	if (sys_pipe2(pipe_fds, O_CLOEXEC) != 0)
-		return no_fd_free(errno) ? PROC_FD_DIR_NO_FD :
+	if (r < 0) {
+		*verdict = no_fd_free(r) ? PROC_FD_DIR_NO_FD :
 					   PROC_FD_DIR_NO_WITNESS;
+		return r;
+	}
 	listed = sys_fstat(pipe_fds[0], &witness) == 0 &&
 		 libexecveat_proc_fd_names(dir, pipe_fds[0], &witness);
 	sys_close(pipe_fds[0]);
 	sys_close(pipe_fds[1]);
-	return listed ? PROC_FD_DIR_PROVEN : PROC_FD_DIR_OTHER_TABLE;
+	*verdict = listed ? PROC_FD_DIR_PROVEN : PROC_FD_DIR_OTHER_TABLE;
+	return listed ? 0 : -ENOENT;
 }
 
+/* path opened and proven: the directory fd, or -errno. */
 static int open_proven(const char *path, enum proc_fd_dir_verdict *verdict)
 {
 	struct statfs sfs;
 	int dir = sys_openat(AT_FDCWD, path,
-			     O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+			     O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0), r;
 
 	if (dir < 0) {
-		*verdict = no_fd_free(errno) ? PROC_FD_DIR_NO_FD :
-					       PROC_FD_DIR_MISSING;
-		return -1;
+		*verdict = no_fd_free(dir) ? PROC_FD_DIR_NO_FD :
+					     PROC_FD_DIR_MISSING;
+		return dir;
 	}
-	if (sys_fstatfs(dir, &sfs) != 0 || sfs.f_type != PROC_SUPER_MAGIC_VALUE)
+	if (sys_fstatfs(dir, &sfs) != 0 ||
+	    sfs.f_type != PROC_SUPER_MAGIC_VALUE) {
 		*verdict = PROC_FD_DIR_NOT_PROCFS;
-	else
-		*verdict = judge_witness(dir);
-	if (*verdict == PROC_FD_DIR_PROVEN)
+		r = -ENOENT;
+	} else {
+		r = judge_witness(dir, verdict);
+	}
+	if (r == 0)
 		return dir;
 	sys_close(dir);
-	return -1;
+	return r;
 }
 
 int libexecveat_proc_fd_dir_open(enum proc_fd_dir_verdict *verdict)
 {
-	int saved_errno = errno;
 	int dir = open_proven("/proc/self/fd", verdict);
 
 	/* The process's table is not the thread's after unshare(CLONE_FILES);
@@ -101,7 +109,5 @@ int libexecveat_proc_fd_dir_open(enum proc_fd_dir_verdict *verdict)
 		if (dir < 0 && *verdict == PROC_FD_DIR_MISSING)
 			*verdict = PROC_FD_DIR_OTHER_TABLE;
 	}
-	if (*verdict != PROC_FD_DIR_NO_FD)
-		errno = saved_errno;
 	return dir;
 }

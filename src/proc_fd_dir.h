@@ -27,12 +27,12 @@ enum proc_fd_dir_verdict {
  * in it as that very pipe (st_dev, st_ino). A tmpfs fails the first proof;
  * another process's fd directory bound over ours fails the second, since
  * no other table can hold a pipe this call has just made. Returns the
- * directory fd (close-on-exec), or -1; sets *verdict either way (the
- * reason of the last directory judged). The proof takes three fds at
- * once: where they are not free (EMFILE, ENFILE, ENOMEM), the verdict is
- * PROC_FD_DIR_NO_FD and errno says which, so that a caller answers as
- * the kernel does at the fd limit rather than as where there is no
- * /proc. Otherwise errno is left as it was found.
+ * directory fd (close-on-exec), or -errno, that of the open or the pipe
+ * that failed, or -ENOENT where a proof failed; sets *verdict either way
+ * (the reason of the last directory judged). The proof takes three fds
+ * at once: where they are not free, the verdict is PROC_FD_DIR_NO_FD and
+ * the answer -EMFILE, -ENFILE or -ENOMEM, so that a caller answers as the
+ * kernel does at the fd limit rather than as where there is no /proc.
  */
 int libexecveat_proc_fd_dir_open(enum proc_fd_dir_verdict *verdict);
 

@@ -12,21 +12,23 @@
 /*
  * Opens path relative to dirfd as openat2(dirfd, path, how, sizeof *how)
  * would, without openat2 and without /proc. how has passed the kernel's
- * argument checks already. Returns the new fd, the lowest one free, or -1
- * with errno set.
+ * argument checks already. Returns the new fd, the lowest one free, or
+ * -errno.
  */
 int libexecveat_resolve_open(int dirfd, const char *path,
 			     const struct open_how *how);
 
-/* openat2() itself (src/openat2.c), by its name inside the library,
- * which no preloaded or earlier openat2 can take the place of. */
-int libexecveat_openat2(int dirfd, const char *path,
-			const struct open_how *how, size_t size);
+/* openat2() as the library answers it (src/openat2.c): the kernel's
+ * call, or where it is refused, the walk's. An fd, or -errno. Called
+ * inside the library by this name, which no preloaded or earlier openat2
+ * can take the place of. */
+int libexecveat_openat2_policy(int dirfd, const char *path,
+			       const struct open_how *how, size_t size);
 
 /*
  * openat2 as its fallback answers it, checks and all, whether or not the
  * kernel has the call (src/openat2.c): for a caller that wants the walk's
- * answer where the kernel's was EAGAIN. An fd, or -1 with errno set.
+ * answer where the kernel's was EAGAIN. An fd, or -errno.
  */
 int libexecveat_open_without_openat2(int dirfd, const char *path,
 				     const struct open_how *how, size_t size);

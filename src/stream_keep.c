@@ -49,7 +49,7 @@ int libexecveat_stream_mode_parse(const char *mode, struct stream_mode *m)
 		m->write = m->append = true;
 		break;
 	default:
-		return EINVAL;
+		return -EINVAL;
 	}
 	for (mode++; *mode != '\0' && *mode != ',' &&
 		     mode - first <= MODE_FLAGS_MAX; mode++) {
@@ -62,7 +62,7 @@ int libexecveat_stream_mode_parse(const char *mode, struct stream_mode *m)
 		else if (*mode == 'e')
 			m->cloexec = true;
 	}
-	return strstr(first, ",ccs=") != NULL ? EOPNOTSUPP : 0;
+	return strstr(first, ",ccs=") != NULL ? -EOPNOTSUPP : 0;
 }
 
 int libexecveat_stream_reopen_itself(int fd, const struct stream_mode *m,
@@ -73,57 +73,48 @@ int libexecveat_stream_reopen_itself(int fd, const struct stream_mode *m,
 	int flags = access | (m->append ? O_APPEND : 0) |
 		    (m->truncate ? O_TRUNC : 0) |
 		    (largefile ? O_LARGEFILE : 0) | O_CLOEXEC;
-	int reopened, err;
+	int reopened, r;
 	bool cloexec;
 
 	/* The file exists: O_CREAT | O_EXCL's answer, without asking. */
-	if (m->exclusive) {
-		errno = EEXIST;
-		return -1;
-	}
+	if (m->exclusive)
+		return -EEXIST;
 	reopened = sys_openat(fd, "", flags | O_EMPTYPATH, 0);
 	if (reopened < 0)
 		/* Before 7.2 the flag is ignored and "" names nothing. */
-		return errno == ENOENT ? 1 : -1;
+		return reopened == -ENOENT ? 1 : reopened;
 	/* dup3's flags say what fd's close-on-exec becomes: set by "e",
 	 * left as it was without (glibc 2.36 and musl 1.2.3 alike). */
 	cloexec = m->cloexec || (sys_fcntl_getfd(fd) & FD_CLOEXEC);
-	if (sys_dup3(reopened, fd, cloexec ? O_CLOEXEC : 0) < 0) {
-		err = errno;
-		sys_close(reopened);
-		errno = err;
-		return -1;
-	}
+	r = sys_dup3(reopened, fd, cloexec ? O_CLOEXEC : 0);
 	sys_close(reopened);
-	return 0;
+	return r < 0 ? r : 0;
 }
 
 int libexecveat_stream_keep_file(int fd, const struct stream_mode *m)
 {
 	struct stat st;
-	int flags, err;
+	int flags, r;
 
-	if (m->exclusive) {
-		errno = EEXIST;
-		return -1;
-	}
+	if (m->exclusive)
+		return -EEXIST;
 	flags = sys_fcntl_getfl(fd);
-	if (flags < 0 || sys_fstat(fd, &st) != 0)
-		return -1;
+	r = flags < 0 ? flags : sys_fstat(fd, &st);
+	if (r < 0)
+		return r;
 	/* Only O_APPEND: the other status flags (O_NONBLOCK, O_ASYNC...) are
 	 * the open file's, shared with every fd of it, and no mode names
 	 * them. An append-only file (chattr +a) refuses its clearing with
 	 * EPERM, as it refuses an open for writing without O_APPEND. */
-	if (sys_fcntl_setfl(fd, m->append ? flags | O_APPEND
-					  : flags & ~O_APPEND) != 0)
-		return -1;
+	r = sys_fcntl_setfl(fd, m->append ? flags | O_APPEND
+					  : flags & ~O_APPEND);
+	if (r < 0)
+		return r;
 	/* O_TRUNC truncates a regular file and nothing else. */
-	if (m->truncate && S_ISREG(st.st_mode) &&
-	    sys_ftruncate_to_zero(fd) != 0) {
-		err = errno;
+	r = m->truncate && S_ISREG(st.st_mode) ? sys_ftruncate_to_zero(fd) : 0;
+	if (r < 0) {
 		sys_fcntl_setfl(fd, flags);
-		errno = err;
-		return -1;
+		return r;
 	}
 	/* Set by "e", left as it was without (glibc 2.36 and musl 1.2.3
 	 * alike); cannot fail on an open fd. */

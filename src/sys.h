@@ -5,9 +5,15 @@
  * and glibc 2.33 moved stat and friends to new symbol versions. syscall()
  * itself is as old as glibc and, like the calls below, async-signal-safe.
  *
- * Every argument is cast to long explicitly (pointers through uintptr_t),
- * so nothing depends on how a variadic call promotes an int; the kernel
- * reads each argument as a full register (CVE-2009-0029) and casts it back.
+ * What they answer: the kernel's result, or -errno where the call fails,
+ * and errno is left as it was (sys_call). So the library never sets
+ * errno on its way: only a public function does, once, as it returns
+ * (answer.h), and one that succeeds leaves errno as the caller had it.
+ *
+ * Every argument goes to syscall() as a long (pointers through
+ * uintptr_t), so nothing depends on how a variadic call promotes an int;
+ * the kernel reads each argument as a full register (CVE-2009-0029) and
+ * casts it back.
  *
  * Build with _FILE_OFFSET_BITS=64 (and without _TIME_BITS=64): then the C
  * library's struct stat and struct statfs have the layout of the kernel's
@@ -35,6 +41,24 @@
 #define SYS_ARG_PTR(p) ((long)(uintptr_t)(p))
 
 /*
+ * System call nr with six arguments (those it does not take are passed
+ * as 0, and the kernel reads none of them): its result, or -errno, with
+ * errno as it was before the call, which syscall() sets on failure.
+ */
+static inline long sys_call(long nr, long a, long b, long c, long d, long e,
+			    long f)
+{
+	int saved = errno;
+	long r = syscall(nr, a, b, c, d, e, f);
+
+	if (r != -1)
+		return r;
+	r = -errno;
+	errno = saved;
+	return r;
+}
+
+/*
  * The raw fstat64 fills in the kernel's struct stat64; glibc's struct stat
  * has that layout on 32-bit ABIs only while _TIME_BITS is not 64 (glibc
  * 2.34+ moves st_ino then), which meson.build makes sure of. Checked where
@@ -54,8 +78,9 @@ _Static_assert(sizeof(struct stat) == 104 &&
 static inline int sys_execveat(int dirfd, const char *path, char *const argv[],
 			       char *const envp[], int flags)
 {
-	return (int)syscall(EXECVEAT_NR, (long)dirfd, SYS_ARG_PTR(path),
-			    SYS_ARG_PTR(argv), SYS_ARG_PTR(envp), (long)flags);
+	return (int)sys_call(EXECVEAT_NR, (long)dirfd, SYS_ARG_PTR(path),
+			     SYS_ARG_PTR(argv), SYS_ARG_PTR(envp), (long)flags,
+			     0L);
 }
 
 /* openat2; how is passed as void, so that this header needs no struct
@@ -63,15 +88,15 @@ static inline int sys_execveat(int dirfd, const char *path, char *const argv[],
 static inline int sys_openat2(int dirfd, const char *path, const void *how,
 			      size_t size)
 {
-	return (int)syscall(OPENAT2_NR, (long)dirfd, SYS_ARG_PTR(path),
-			    SYS_ARG_PTR(how), (long)size);
+	return (int)sys_call(OPENAT2_NR, (long)dirfd, SYS_ARG_PTR(path),
+			     SYS_ARG_PTR(how), (long)size, 0L, 0L);
 }
 
 static inline int sys_execve(const char *path, char *const argv[],
 			     char *const envp[])
 {
-	return (int)syscall(SYS_execve, SYS_ARG_PTR(path), SYS_ARG_PTR(argv),
-			    SYS_ARG_PTR(envp));
+	return (int)sys_call(SYS_execve, SYS_ARG_PTR(path), SYS_ARG_PTR(argv),
+			     SYS_ARG_PTR(envp), 0L, 0L, 0L);
 }
 
 #ifdef SYS_fstat64
@@ -84,14 +109,15 @@ static inline int sys_execve(const char *path, char *const argv[],
 
 static inline int sys_fstat(int fd, struct stat *st)
 {
-	return (int)syscall(SYS_FSTAT, (long)fd, SYS_ARG_PTR(st));
+	return (int)sys_call(SYS_FSTAT, (long)fd, SYS_ARG_PTR(st), 0L, 0L, 0L,
+			     0L);
 }
 
 static inline int sys_fstatat(int dirfd, const char *path, struct stat *st,
 			      int flags)
 {
-	return (int)syscall(SYS_FSTATAT, (long)dirfd, SYS_ARG_PTR(path),
-			    SYS_ARG_PTR(st), (long)flags);
+	return (int)sys_call(SYS_FSTATAT, (long)dirfd, SYS_ARG_PTR(path),
+			     SYS_ARG_PTR(st), (long)flags, 0L, 0L);
 }
 
 /* stat(2), following symlinks; fstatat because newer ABIs have no stat. */
@@ -107,10 +133,11 @@ static inline int sys_statfs(const char *path, struct statfs *sfs)
 {
 #ifdef SYS_statfs64
 	/* The 32-bit ABIs' statfs64 takes the size of the buffer too. */
-	return (int)syscall(SYS_statfs64, SYS_ARG_PTR(path),
-			    (long)sizeof(*sfs), SYS_ARG_PTR(sfs));
+	return (int)sys_call(SYS_statfs64, SYS_ARG_PTR(path),
+			     (long)sizeof(*sfs), SYS_ARG_PTR(sfs), 0L, 0L, 0L);
 #else
-	return (int)syscall(SYS_statfs, SYS_ARG_PTR(path), SYS_ARG_PTR(sfs));
+	return (int)sys_call(SYS_statfs, SYS_ARG_PTR(path), SYS_ARG_PTR(sfs),
+			     0L, 0L, 0L, 0L);
 #endif
 }
 
@@ -120,37 +147,42 @@ static inline int sys_statfs(const char *path, struct statfs *sfs)
 #define SYS_FCNTL SYS_fcntl
 #endif
 
-/* fcntl(fd, F_GETFD): the fd's flags, or -1. */
+/* fcntl(fd, F_GETFD): the fd's flags, or -errno. */
 static inline int sys_fcntl_getfd(int fd)
 {
-	return (int)syscall(SYS_FCNTL, (long)fd, (long)F_GETFD);
+	return (int)sys_call(SYS_FCNTL, (long)fd, (long)F_GETFD, 0L, 0L, 0L,
+			     0L);
 }
 
-/* fcntl(fd, F_GETFL): the file's status flags (O_PATH among them), or -1. */
+/* fcntl(fd, F_GETFL): the file's status flags (O_PATH among them), or
+ * -errno. */
 static inline int sys_fcntl_getfl(int fd)
 {
-	return (int)syscall(SYS_FCNTL, (long)fd, (long)F_GETFL);
+	return (int)sys_call(SYS_FCNTL, (long)fd, (long)F_GETFL, 0L, 0L, 0L,
+			     0L);
 }
 
 /* fcntl(fd, F_GETLEASE): the lease held through fd's open file
- * (F_RDLCK, F_WRLCK, or F_UNLCK: none), or -1. */
+ * (F_RDLCK, F_WRLCK, or F_UNLCK: none), or -errno. */
 static inline int sys_fcntl_getlease(int fd)
 {
-	return (int)syscall(SYS_FCNTL, (long)fd, 1025L /* F_GETLEASE */);
+	return (int)sys_call(SYS_FCNTL, (long)fd, 1025L /* F_GETLEASE */, 0L,
+			     0L, 0L, 0L);
 }
 
 /* fcntl(fd, F_SETFD, flags). */
 static inline int sys_fcntl_setfd(int fd, int flags)
 {
-	return (int)syscall(SYS_FCNTL, (long)fd, (long)F_SETFD, (long)flags);
+	return (int)sys_call(SYS_FCNTL, (long)fd, (long)F_SETFD, (long)flags,
+			     0L, 0L, 0L);
 }
 
 /* fcntl(fd, F_DUPFD_CLOEXEC, min): a copy at the lowest free number from
- * min up, or -1. */
+ * min up, or -errno. */
 static inline int sys_fcntl_dupfd_cloexec(int fd, int min)
 {
-	return (int)syscall(SYS_FCNTL, (long)fd, (long)F_DUPFD_CLOEXEC,
-			    (long)min);
+	return (int)sys_call(SYS_FCNTL, (long)fd, (long)F_DUPFD_CLOEXEC,
+			     (long)min, 0L, 0L, 0L);
 }
 
 /*
@@ -163,8 +195,8 @@ static inline int sys_pread_start(int fd, void *buf, size_t size)
 {
 	struct iovec iov = { .iov_base = buf, .iov_len = size };
 
-	return (int)syscall(SYS_preadv, (long)fd, SYS_ARG_PTR(&iov), 1L, 0L,
-			    0L);
+	return (int)sys_call(SYS_preadv, (long)fd, SYS_ARG_PTR(&iov), 1L, 0L,
+			     0L, 0L);
 }
 
 /*
@@ -201,8 +233,8 @@ _Static_assert(SYS_faccessat2 == FACCESSAT2_EXPECTED_NR,
 static inline int sys_faccessat2(int dirfd, const char *path, int mode,
 				 int flags)
 {
-	return (int)syscall(SYS_faccessat2, (long)dirfd, SYS_ARG_PTR(path),
-			    (long)mode, (long)flags);
+	return (int)sys_call(SYS_faccessat2, (long)dirfd, SYS_ARG_PTR(path),
+			     (long)mode, (long)flags, 0L, 0L);
 }
 
 /*
@@ -232,15 +264,15 @@ _Static_assert(SYS_faccessat == FACCESSAT_EXPECTED_NR,
 
 static inline int sys_faccessat(int dirfd, const char *path, int mode)
 {
-	return (int)syscall(SYS_faccessat, (long)dirfd, SYS_ARG_PTR(path),
-			    (long)mode);
+	return (int)sys_call(SYS_faccessat, (long)dirfd, SYS_ARG_PTR(path),
+			     (long)mode, 0L, 0L, 0L);
 }
 
 /* open(path, O_RDONLY | O_CLOEXEC). */
 static inline int sys_open_read(const char *path)
 {
-	return (int)syscall(SYS_openat, (long)AT_FDCWD, SYS_ARG_PTR(path),
-			    (long)(O_RDONLY | O_CLOEXEC), 0L);
+	return (int)sys_call(SYS_openat, (long)AT_FDCWD, SYS_ARG_PTR(path),
+			     (long)(O_RDONLY | O_CLOEXEC), 0L, 0L, 0L);
 }
 
 /*
@@ -250,15 +282,15 @@ static inline int sys_open_read(const char *path)
 static inline int sys_openat(int dirfd, const char *path, int flags,
 			     unsigned int mode)
 {
-	return (int)syscall(SYS_openat, (long)dirfd, SYS_ARG_PTR(path),
-			    (long)flags, (long)mode);
+	return (int)sys_call(SYS_openat, (long)dirfd, SYS_ARG_PTR(path),
+			     (long)flags, (long)mode, 0L, 0L);
 }
 
 static inline long sys_readlinkat(int dirfd, const char *path, char *buf,
 				  size_t size)
 {
-	return syscall(SYS_readlinkat, (long)dirfd, SYS_ARG_PTR(path),
-		       SYS_ARG_PTR(buf), (long)size);
+	return sys_call(SYS_readlinkat, (long)dirfd, SYS_ARG_PTR(path),
+			SYS_ARG_PTR(buf), (long)size, 0L, 0L);
 }
 
 /*
@@ -309,32 +341,32 @@ _Static_assert(sizeof(struct sys_statx) == 256 &&
 static inline int sys_statx(int dirfd, const char *path, int flags,
 			    unsigned int mask, struct sys_statx *stx)
 {
-	return (int)syscall(SYS_statx, (long)dirfd, SYS_ARG_PTR(path),
-			    (long)flags, (long)mask, SYS_ARG_PTR(stx));
+	return (int)sys_call(SYS_statx, (long)dirfd, SYS_ARG_PTR(path),
+			     (long)flags, (long)mask, SYS_ARG_PTR(stx), 0L);
 }
 #else
 static inline int sys_statx(int dirfd, const char *path, int flags,
 			    unsigned int mask, struct sys_statx *stx)
 {
 	(void)dirfd, (void)path, (void)flags, (void)mask, (void)stx;
-	errno = ENOSYS;
-	return -1;
+	return -ENOSYS;
 }
 #endif
 
 static inline int sys_fstatfs(int fd, struct statfs *sfs)
 {
 #ifdef SYS_fstatfs64
-	return (int)syscall(SYS_fstatfs64, (long)fd, (long)sizeof(*sfs),
-			    SYS_ARG_PTR(sfs));
+	return (int)sys_call(SYS_fstatfs64, (long)fd, (long)sizeof(*sfs),
+			     SYS_ARG_PTR(sfs), 0L, 0L, 0L);
 #else
-	return (int)syscall(SYS_fstatfs, (long)fd, SYS_ARG_PTR(sfs));
+	return (int)sys_call(SYS_fstatfs, (long)fd, SYS_ARG_PTR(sfs), 0L, 0L,
+			     0L, 0L);
 #endif
 }
 
 static inline int sys_close(int fd)
 {
-	return (int)syscall(SYS_close, (long)fd);
+	return (int)sys_call(SYS_close, (long)fd, 0L, 0L, 0L, 0L, 0L);
 }
 
 /*
@@ -345,28 +377,28 @@ static inline int sys_close(int fd)
 static inline int sys_close_range(unsigned int first, unsigned int last,
 				  unsigned int flags)
 {
-	return (int)syscall(CLOSE_RANGE_NR, (long)first, (long)last,
-			    (long)flags);
+	return (int)sys_call(CLOSE_RANGE_NR, (long)first, (long)last,
+			     (long)flags, 0L, 0L, 0L);
 }
 
 static inline int sys_fchmodat2(int dirfd, const char *path,
 				unsigned int mode, int flags)
 {
-	return (int)syscall(FCHMODAT2_NR, (long)dirfd, SYS_ARG_PTR(path),
-			    (long)mode, (long)flags);
+	return (int)sys_call(FCHMODAT2_NR, (long)dirfd, SYS_ARG_PTR(path),
+			     (long)mode, (long)flags, 0L, 0L);
 }
 
 /* fchmodat(2) as the kernel has had it since 2.6.16: no flags argument,
  * and a symlink is followed. */
 static inline int sys_fchmodat(int dirfd, const char *path, unsigned int mode)
 {
-	return (int)syscall(SYS_fchmodat, (long)dirfd, SYS_ARG_PTR(path),
-			    (long)mode);
+	return (int)sys_call(SYS_fchmodat, (long)dirfd, SYS_ARG_PTR(path),
+			     (long)mode, 0L, 0L, 0L);
 }
 
 static inline int sys_fchmod(int fd, unsigned int mode)
 {
-	return (int)syscall(SYS_fchmod, (long)fd, (long)mode);
+	return (int)sys_call(SYS_fchmod, (long)fd, (long)mode, 0L, 0L, 0L, 0L);
 }
 
 /* struct linux_dirent64's fixed part, as getdents64 writes each record
@@ -381,12 +413,45 @@ struct dirent64_head {
 
 static inline long sys_getdents64(int fd, void *buf, size_t size)
 {
-	return syscall(SYS_getdents64, (long)fd, SYS_ARG_PTR(buf), (long)size);
+	return sys_call(SYS_getdents64, (long)fd, SYS_ARG_PTR(buf), (long)size,
+			0L, 0L, 0L);
 }
 
 static inline int sys_pipe2(int fds[2], int flags)
 {
-	return (int)syscall(SYS_pipe2, SYS_ARG_PTR(fds), (long)flags);
+	return (int)sys_call(SYS_pipe2, SYS_ARG_PTR(fds), (long)flags, 0L, 0L,
+			     0L, 0L);
+}
+
+/*
+ * The calls of the operations beneath a root (src/inroot/) that glibc
+ * 2.17 has no wrapper for (mknodat's is 2.33's, renameat2's 2.28's, and
+ * name_to_handle_at's asks for a struct file_handle): each acts on one
+ * name in a directory the operation holds. Their others (mkdirat,
+ * unlinkat, symlinkat, linkat) are the C library's.
+ */
+/* The kernel takes the device number in 32 bits. */
+static inline int sys_mknodat(int dirfd, const char *name, unsigned int mode,
+			      unsigned int dev)
+{
+	return (int)sys_call(SYS_mknodat, (long)dirfd, SYS_ARG_PTR(name),
+			     (long)mode, (long)dev, 0L, 0L);
+}
+
+static inline int sys_renameat2(int from_dir, const char *from, int to_dir,
+				const char *to, unsigned int flags)
+{
+	return (int)sys_call(SYS_renameat2, (long)from_dir, SYS_ARG_PTR(from),
+			     (long)to_dir, SYS_ARG_PTR(to), (long)flags, 0L);
+}
+
+/* name_to_handle_at(dirfd, name, handle, mount_id, flags) (Linux 2.6.39). */
+static inline int sys_name_to_handle_at(int dirfd, const char *name,
+					void *handle, int *mount_id, int flags)
+{
+	return (int)sys_call(SYS_name_to_handle_at, (long)dirfd,
+			     SYS_ARG_PTR(name), SYS_ARG_PTR(handle),
+			     SYS_ARG_PTR(mount_id), (long)flags, 0L);
 }
 
 /*
@@ -395,23 +460,26 @@ static inline int sys_pipe2(int fds[2], int flags)
  */
 static inline int sys_fcntl_setfl(int fd, int flags)
 {
-	return (int)syscall(SYS_FCNTL, (long)fd, (long)F_SETFL, (long)flags);
+	return (int)sys_call(SYS_FCNTL, (long)fd, (long)F_SETFL, (long)flags,
+			     0L, 0L, 0L);
 }
 
 static inline int sys_dup3(int from, int to, int flags)
 {
-	return (int)syscall(SYS_dup3, (long)from, (long)to, (long)flags);
+	return (int)sys_call(SYS_dup3, (long)from, (long)to, (long)flags, 0L,
+			     0L, 0L);
 }
 
 static inline int sys_ftruncate_to_zero(int fd)
 {
-	return (int)syscall(SYS_ftruncate, (long)fd, 0L);
+	return (int)sys_call(SYS_ftruncate, (long)fd, 0L, 0L, 0L, 0L, 0L);
 }
 
 /* unshare(CLONE_FILES): this thread gets an fd table of its own. */
 static inline int sys_unshare_files(void)
 {
-	return (int)syscall(SYS_unshare, 0x00000400L /* CLONE_FILES */);
+	return (int)sys_call(SYS_unshare, 0x00000400L /* CLONE_FILES */, 0L, 0L,
+			     0L, 0L, 0L);
 }
 
 /* The kernel's struct rlimit64, the same on every ABI. */
@@ -424,8 +492,8 @@ struct sys_rlimit64 {
  * open-file limits, 64 bits wide whatever the ABI. */
 static inline int sys_nofile_limit(struct sys_rlimit64 *limit)
 {
-	return (int)syscall(SYS_prlimit64, 0L, 7L /* RLIMIT_NOFILE */, 0L,
-			    SYS_ARG_PTR(limit));
+	return (int)sys_call(SYS_prlimit64, 0L, 7L /* RLIMIT_NOFILE */, 0L,
+			     SYS_ARG_PTR(limit), 0L, 0L);
 }
 
 /*
@@ -442,30 +510,28 @@ static inline int sys_select_now(int n, unsigned long *readfds)
 	uint64_t zero_timeout[2] = { 0, 0 };
 
 #if defined(SYS_pselect6)
-	return (int)syscall(SYS_pselect6, (long)n, SYS_ARG_PTR(readfds), 0L,
-			    0L, SYS_ARG_PTR(zero_timeout), 0L);
+	return (int)sys_call(SYS_pselect6, (long)n, SYS_ARG_PTR(readfds), 0L,
+			     0L, SYS_ARG_PTR(zero_timeout), 0L);
 #elif defined(SYS_pselect6_time64)
-	return (int)syscall(SYS_pselect6_time64, (long)n,
-			    SYS_ARG_PTR(readfds), 0L, 0L,
-			    SYS_ARG_PTR(zero_timeout), 0L);
+	return (int)sys_call(SYS_pselect6_time64, (long)n, SYS_ARG_PTR(readfds),
+			     0L, 0L, SYS_ARG_PTR(zero_timeout), 0L);
 #else
 	(void)n, (void)readfds, (void)zero_timeout;
-	errno = ENOSYS;
-	return -1;
+	return -ENOSYS;
 #endif
 }
 
 /* personality(0xffffffff): the process's personality, unchanged. */
 static inline long sys_personality_query(void)
 {
-	return syscall(SYS_personality, (long)0xffffffffu);
+	return sys_call(SYS_personality, (long)0xffffffffu, 0L, 0L, 0L, 0L, 0L);
 }
 
 /* uname(2) into buf, the kernel's struct new_utsname (six fields of 65
  * bytes). SYS_uname is newuname on the ABIs that also have olduname. */
 static inline int sys_newuname(char buf[6 * 65])
 {
-	return (int)syscall(SYS_uname, SYS_ARG_PTR(buf));
+	return (int)sys_call(SYS_uname, SYS_ARG_PTR(buf), 0L, 0L, 0L, 0L, 0L);
 }
 
 /*
@@ -474,19 +540,18 @@ static inline int sys_newuname(char buf[6 * 65])
  */
 static inline int sys_ioctl(int fd, unsigned long request, void *arg)
 {
-	return (int)syscall(SYS_ioctl, (long)fd, (long)request,
-			    SYS_ARG_PTR(arg));
+	return (int)sys_call(SYS_ioctl, (long)fd, (long)request,
+			     SYS_ARG_PTR(arg), 0L, 0L, 0L);
 }
 
 /* pidfd_open(pid, 0) (Linux 5.3): 434 on every ABI, x32 with its bit. */
 static inline int sys_pidfd_open(long pid)
 {
 #ifdef SYS_pidfd_open
-	return (int)syscall(SYS_pidfd_open, pid, 0L);
+	return (int)sys_call(SYS_pidfd_open, pid, 0L, 0L, 0L, 0L, 0L);
 #else
 	(void)pid;
-	errno = ENOSYS;
-	return -1;
+	return -ENOSYS;
 #endif
 }
 
@@ -496,27 +561,28 @@ static inline int sys_pidfd_open(long pid)
 static inline int sys_pidfd_probe_signal(int pidfd)
 {
 #ifdef SYS_pidfd_send_signal
-	return (int)syscall(SYS_pidfd_send_signal, (long)pidfd, 0L, 0L, 0L);
+	return (int)sys_call(SYS_pidfd_send_signal, (long)pidfd, 0L, 0L, 0L, 0L,
+			     0L);
 #else
 	(void)pidfd;
-	errno = ENOSYS;
-	return -1;
+	return -ENOSYS;
 #endif
 }
 
 static inline long sys_read(int fd, void *buf, size_t size)
 {
-	return syscall(SYS_read, (long)fd, SYS_ARG_PTR(buf), (long)size);
+	return sys_call(SYS_read, (long)fd, SYS_ARG_PTR(buf), (long)size, 0L,
+			0L, 0L);
 }
 
 static inline long sys_getpid(void)
 {
-	return syscall(SYS_getpid);
+	return sys_call(SYS_getpid, 0L, 0L, 0L, 0L, 0L, 0L);
 }
 
 static inline long sys_gettid(void)
 {
-	return syscall(SYS_gettid);
+	return sys_call(SYS_gettid, 0L, 0L, 0L, 0L, 0L, 0L);
 }
 
 /*
@@ -544,14 +610,14 @@ static inline long sys_gettid(void)
 
 static inline int sys_getresuid(uid_t *r, uid_t *e, uid_t *s)
 {
-	return (int)syscall(SYS_GETRESUID, SYS_ARG_PTR(r), SYS_ARG_PTR(e),
-			    SYS_ARG_PTR(s));
+	return (int)sys_call(SYS_GETRESUID, SYS_ARG_PTR(r), SYS_ARG_PTR(e),
+			     SYS_ARG_PTR(s), 0L, 0L, 0L);
 }
 
 static inline int sys_getresgid(gid_t *r, gid_t *e, gid_t *s)
 {
-	return (int)syscall(SYS_GETRESGID, SYS_ARG_PTR(r), SYS_ARG_PTR(e),
-			    SYS_ARG_PTR(s));
+	return (int)sys_call(SYS_GETRESGID, SYS_ARG_PTR(r), SYS_ARG_PTR(e),
+			     SYS_ARG_PTR(s), 0L, 0L, 0L);
 }
 
 /* An ID that setresuid and setresgid leave as it is. */
@@ -561,24 +627,24 @@ static inline int sys_getresgid(gid_t *r, gid_t *e, gid_t *s)
  * UID follows e. */
 static inline int sys_setresuid(long r, long e, long s)
 {
-	return (int)syscall(SYS_SETRESUID, r, e, s);
+	return (int)sys_call(SYS_SETRESUID, r, e, s, 0L, 0L, 0L);
 }
 
 static inline int sys_setresgid(long r, long e, long s)
 {
-	return (int)syscall(SYS_SETRESGID, r, e, s);
+	return (int)sys_call(SYS_SETRESGID, r, e, s, 0L, 0L, 0L);
 }
 
 /* setfsuid(-1) changes nothing (-1 is no UID) and answers the current
  * filesystem UID; likewise for the GID. */
 static inline uid_t sys_fsuid(void)
 {
-	return (uid_t)syscall(SYS_SETFSUID, -1L);
+	return (uid_t)sys_call(SYS_SETFSUID, -1L, 0L, 0L, 0L, 0L, 0L);
 }
 
 static inline gid_t sys_fsgid(void)
 {
-	return (gid_t)syscall(SYS_SETFSGID, -1L);
+	return (gid_t)sys_call(SYS_SETFSGID, -1L, 0L, 0L, 0L, 0L, 0L);
 }
 
 /* The kernel's capability sets, version 3 (Linux 2.6.26): two 32-bit
@@ -600,32 +666,32 @@ static inline int sys_capget(struct sys_cap_data data[2])
 {
 	struct sys_cap_header header = { SYS_CAP_VERSION_3, 0 };
 
-	return (int)syscall(SYS_capget, SYS_ARG_PTR(&header),
-			    SYS_ARG_PTR(data));
+	return (int)sys_call(SYS_capget, SYS_ARG_PTR(&header),
+			     SYS_ARG_PTR(data), 0L, 0L, 0L, 0L);
 }
 
 static inline int sys_capset(const struct sys_cap_data data[2])
 {
 	struct sys_cap_header header = { SYS_CAP_VERSION_3, 0 };
 
-	return (int)syscall(SYS_capset, SYS_ARG_PTR(&header),
-			    SYS_ARG_PTR(data));
+	return (int)sys_call(SYS_capset, SYS_ARG_PTR(&header),
+			     SYS_ARG_PTR(data), 0L, 0L, 0L, 0L);
 }
 
 /* prctl(PR_GET_SECUREBITS): SECBIT_NO_SETUID_FIXUP (bit 2) leaves the
  * old faccessat's check the caller's effective capabilities. */
 static inline long sys_securebits(void)
 {
-	return syscall(SYS_prctl, 27L /* PR_GET_SECUREBITS */, 0L, 0L, 0L,
-		       0L);
+	return sys_call(SYS_prctl, 27L /* PR_GET_SECUREBITS */, 0L, 0L, 0L, 0L,
+			0L);
 }
 
 /* wait4(pid, status, __WALL, NULL): reaps a child with no exit signal.
  * Raw: the C library's waitpid is a cancellation point. */
 static inline long sys_wait_clone(long pid, int *status)
 {
-	return syscall(SYS_wait4, pid, SYS_ARG_PTR(status),
-		       (long)0x40000000 /* __WALL */, 0L);
+	return sys_call(SYS_wait4, pid, SYS_ARG_PTR(status),
+			(long)0x40000000 /* __WALL */, 0L, 0L, 0L);
 }
 
 /* rt_sigprocmask(how, set, old): the kernel's sigset is 8 bytes on every
@@ -633,8 +699,8 @@ static inline long sys_wait_clone(long pid, int *status)
 static inline int sys_sigprocmask(int how, const uint64_t *set,
 				  uint64_t *old)
 {
-	return (int)syscall(SYS_rt_sigprocmask, (long)how, SYS_ARG_PTR(set),
-			    SYS_ARG_PTR(old), 8L);
+	return (int)sys_call(SYS_rt_sigprocmask, (long)how, SYS_ARG_PTR(set),
+			     SYS_ARG_PTR(old), 8L, 0L, 0L);
 }
 
 #endif /* EXECVEAT_SYS_H */

@@ -146,10 +146,10 @@ static struct verdict judge_proc_name(int fd)
 				    " file open at the fd)", fd_dir_of(&name));
 	case PROC_FD_NOT_OPEN:
 		return proc_verdict(false, "the fd to test with is not open"
-				    " (%s)", strerror(errno));
+				    " (%s)", strerror(-name.err));
 	case PROC_FD_NO_DIR:
 		return proc_verdict(false, "/proc/self/fd is missing (%s)",
-				    strerror(errno));
+				    strerror(-name.err));
 	case PROC_FD_NOT_PROCFS:
 		return proc_verdict(false, "%s is not procfs",
 				    fd_dir_of(&name));
@@ -287,7 +287,7 @@ static struct verdict probe_pidfd_get_info(void)
 	struct verdict v = { .usable = false };
 	const char *reason;
 	long pid;
-	int own = (int)syscall(434 /* pidfd_open */, (long)getpid(), 0L);
+	int err, own = (int)syscall(434 /* pidfd_open */, (long)getpid(), 0L);
 
 	if (own < 0) {
 		snprintf(v.text, sizeof(v.text), "no pidfd to ask (pidfd_open: "
@@ -298,7 +298,8 @@ static struct verdict probe_pidfd_get_info(void)
 		close(own);
 		return usable_because("the ioctl answered");
 	}
-	reason = pidfd_fdinfo_reason(libexecveat_pidfd_fdinfo_pid(own, &pid));
+	reason = pidfd_fdinfo_reason(
+		libexecveat_pidfd_fdinfo_pid(own, &pid, &err));
 	close(own);
 	if (reason == NULL)
 		snprintf(v.text, sizeof(v.text), "unanswered (Linux before "

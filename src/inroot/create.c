@@ -10,14 +10,13 @@
  * symlink: these calls do not.
  */
 #define _GNU_SOURCE /* O_PATH */
-#include <stdint.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "../exports.h"
 #include "in_root.h"
 #include "inroot.h"
+#include "../sys.h"
 
 /* What a call that makes a name answers for the last name "/". */
 #define ROOT_EXISTS (-EEXIST)
@@ -52,9 +51,7 @@ static int make_node(int dir, const char *name, mode_t mode, dev_t dev)
 
 	if ((dev_t)kernel_dev != dev)
 		return -EINVAL;
-	return call_result((int)syscall(SYS_mknodat, (long)dir,
-					(long)(uintptr_t)name, (long)mode,
-					(long)kernel_dev));
+	return sys_mknodat(dir, name, (unsigned int)mode, kernel_dev);
 }
 
 /*

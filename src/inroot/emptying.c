@@ -152,13 +152,12 @@ static int open_subdirectory(struct descent *t, int dir, const char *name)
 {
 	int sub, r;
 
-	while ((sub = sys_openat(dir, name, O_RDONLY | O_DIRECTORY |
-				 O_NOFOLLOW | O_CLOEXEC, 0)) < 0 &&
-	       (errno == EMFILE || errno == ENFILE))
-		if (let_oldest_go(t) < 0)
-			return -errno;
+	do
+		sub = sys_openat(dir, name, O_RDONLY | O_DIRECTORY |
+				 O_NOFOLLOW | O_CLOEXEC, 0);
+	while ((sub == -EMFILE || sub == -ENFILE) && let_oldest_go(t) == 0);
 	if (sub < 0)
-		return -errno;
+		return sub;
 	r = libexecveat_same_mount(dir, sub);
 	if (r == 1)
 		return sub;
@@ -341,6 +340,8 @@ static enum pass_end pass_from(struct descent *t, int64_t position,
 	bool first = guessed;
 	long n;
 
+	/* The C library's: a 64-bit position, which x32's syscall() could
+	 * not pass. */
 	if (lseek(dir, position, SEEK_SET) < 0) {
 		fail(t, -errno);
 		return PASS_DONE;
@@ -368,7 +369,7 @@ static enum pass_end pass_from(struct descent *t, int64_t position,
 		}
 	}
 	if (n < 0)
-		fail(t, -errno);
+		fail(t, (int)n);
 	if (place(t, t->depth)->seeking != SEEKING_NOTHING && first)
 		return PASS_FROM_START;
 	if (place(t, t->depth)->seeking != SEEKING_NOTHING) {

@@ -43,15 +43,15 @@ int libexecveat_inroot_open(int root, const char *path, int flags,
 	int fd;
 
 	how.resolve = INROOT_RESOLVE;
-	fd = call_result(libexecveat_openat2(root, path, &how, sizeof how));
+	fd = libexecveat_openat2_policy(root, path, &how, sizeof how);
 
 	/* The kernel says EAGAIN to a ".." under RESOLVE_IN_ROOT whenever
 	 * anything on the machine was renamed or mounted meanwhile; the
 	 * walk's identity checks see only renames that moved this path's
 	 * own directories, and answer EAGAIN for those alone. */
 	if (fd == -EAGAIN)
-		fd = call_result(libexecveat_open_without_openat2(
-			root, path, &how, sizeof how));
+		fd = libexecveat_open_without_openat2(root, path, &how,
+						      sizeof how);
 	return fd;
 }
 
@@ -112,15 +112,17 @@ static size_t split_last(struct held_parent *p)
 static int hold_root(int root)
 {
 	struct stat st;
+	int err;
 
 	if (root == AT_FDCWD)
 		return libexecveat_inroot_open(root, "/", O_PATH | O_DIRECTORY |
 					       O_CLOEXEC, 0);
-	if (sys_fstat(root, &st) != 0)
-		return -errno;
+	err = sys_fstat(root, &st);
+	if (err < 0)
+		return err;
 	if (!S_ISDIR(st.st_mode))
 		return -ENOTDIR;
-	return call_result(sys_fcntl_dupfd_cloexec(root, 0));
+	return sys_fcntl_dupfd_cloexec(root, 0);
 }
 
 /* The directory part, opened: "." where the path is one name, the root
@@ -167,8 +169,7 @@ int libexecveat_parent_searchable(const struct held_parent *p)
 
 	/* The lookup of "." in a directory is the kernel's may_lookup of
 	 * it, and nothing more. */
-	if (p->kind == LAST_IS_ROOT ||
-	    sys_fstatat(p->fd, ".", &st, AT_SYMLINK_NOFOLLOW) == 0)
+	if (p->kind == LAST_IS_ROOT)
 		return 0;
-	return -errno;
+	return sys_fstatat(p->fd, ".", &st, AT_SYMLINK_NOFOLLOW);
 }

@@ -5,7 +5,7 @@
  * that acts on that name.
  *
  * Inside: 0, an fd or a length on success, -errno on failure; errno is
- * set once, by answer(), at the public entry.
+ * set once, by answer() (answer.h), at the public entry.
  */
 #ifndef EXECVEAT_INROOT_IN_ROOT_H
 #define EXECVEAT_INROOT_IN_ROOT_H
@@ -15,6 +15,7 @@
 #include <limits.h>
 #include <stdbool.h>
 
+#include "../answer.h"
 #include "execveat.h" /* RESOLVE_ flags, struct open_how */
 
 /* RESOLVE_IN_ROOT: ".." and absolute links stay inside the root. And no
@@ -86,20 +87,5 @@ void libexecveat_release_parent(struct held_parent *p);
  * one whole before it reads the second.
  */
 int libexecveat_parent_searchable(const struct held_parent *p);
-
-/* The public entries' last word: r as it is, or -1 with errno = -r. */
-static inline int answer(int r)
-{
-	if (r >= 0)
-		return r;
-	errno = -r;
-	return -1;
-}
-
-/* The last system call's failure as -errno, or its result. */
-static inline int call_result(int r)
-{
-	return r < 0 ? -errno : r;
-}
 
 #endif /* EXECVEAT_INROOT_IN_ROOT_H */

@@ -10,7 +10,6 @@
 #define _GNU_SOURCE /* O_PATH */
 #include <stdbool.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "../exports.h"
@@ -48,10 +47,9 @@ static int link_source(int root, const char *target, struct held_parent *p)
 	/* linkat looks the source up before it walks the new name: a source
 	 * that is not there is ENOENT, whatever the new name is. */
 	if (p->kind == LAST_IS_NAME && !p->trailing_slash) {
-		if (sys_fstatat(p->fd, p->name, &st, AT_SYMLINK_NOFOLLOW) == 0)
-			return 0;
-		r = -errno;
-		libexecveat_release_parent(p);
+		r = sys_fstatat(p->fd, p->name, &st, AT_SYMLINK_NOFOLLOW);
+		if (r < 0)
+			libexecveat_release_parent(p);
 		return r;
 	}
 	dir = libexecveat_inroot_open(root, target, O_PATH | O_CLOEXEC, 0);
@@ -148,9 +146,7 @@ static int rename_held(const struct held_parent *from,
 {
 	if (from->kind == LAST_IS_ROOT && to->kind == LAST_IS_ROOT)
 		return -EBUSY;
-	return call_result((int)syscall(SYS_renameat2, (long)from->fd,
-					from->name, (long)to->fd, to->name,
-					(long)flags));
+	return sys_renameat2(from->fd, from->name, to->fd, to->name, flags);
 }
 
 EXECVEAT_EXPORT int inroot_rename(int root, const char *src, const char *dst,

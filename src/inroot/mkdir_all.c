@@ -55,8 +55,7 @@ static int open_or_make(int root, const char *prefix, mode_t mode)
  * symlink as for any other file. */
 static int open_child(int dir, const char *name)
 {
-	return call_result(sys_openat(dir, name, DIRECTORY_FLAGS | O_NOFOLLOW,
-				      0));
+	return sys_openat(dir, name, DIRECTORY_FLAGS | O_NOFOLLOW, 0);
 }
 
 /*

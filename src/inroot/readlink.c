@@ -22,7 +22,7 @@ static ssize_t read_link_text(const struct held_parent *p, char *buf,
 	long len = sys_readlinkat(p->fd, p->name, text, sizeof text);
 
 	if (len < 0)
-		return -errno;
+		return len;
 	if (size > 0 && pointer_is_null(buf))
 		return -EFAULT;
 	memcpy(buf, text, (size_t)len < size ? (size_t)len : size);

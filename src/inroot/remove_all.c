@@ -37,12 +37,11 @@ static int remove_directory(int dir, const char *name)
 	int r;
 
 	if (sub < 0) {
-		r = -errno;
 		/* One that may not be read (mode 0300, 0) is removed where it
 		 * is empty, as rm -rf removes it: rmdir needs no read. */
-		if (r == -EACCES && unlinkat(dir, name, AT_REMOVEDIR) == 0)
-			r = 0;
-		return r;
+		if (sub == -EACCES && unlinkat(dir, name, AT_REMOVEDIR) == 0)
+			return 0;
+		return sub;
 	}
 	r = libexecveat_same_mount(dir, sub);
 	if (r == 0)

@@ -23,6 +23,8 @@
  * O_DIRECTORY on a file, EISDIR for a directory opened to write.
  * O_NOFOLLOW is dropped in step 3: following the fd's entry is the
  * reopening itself. O_CREAT, O_EXCL and O_TMPFILE make files; EINVAL.
+ * The opens are the C library's openat, which gives a 32-bit program
+ * O_LARGEFILE as open(2) does.
  */
 #define _GNU_SOURCE /* O_PATH */
 #include <fcntl.h>
@@ -41,14 +43,14 @@
 #define O_TMPFILE (020000000 | O_DIRECTORY)
 #endif
 
-/* The new fd, checked to be st's file: else closed, EAGAIN (another
- * thread replaced fd meanwhile). */
+/* The new fd (or the open's -errno), checked to be st's file: else
+ * closed, EAGAIN (another thread replaced fd meanwhile). */
 static int checked(int fd, const struct stat *st)
 {
 	struct stat now;
 
 	if (fd < 0)
-		return -errno;
+		return fd;
 	if (sys_fstat(fd, &now) == 0 && libexecveat_same_file(&now, st))
 		return fd;
 	sys_close(fd);
@@ -67,7 +69,8 @@ static int reopen_through_proc(int fd, int flags, const struct stat *st)
 		return r;
 	if (libexecveat_proc_fd_names(dir, fd, st)) {
 		libexecveat_fd_name(name, fd);
-		r = checked(openat(dir, name, flags & ~O_NOFOLLOW), st);
+		r = checked(call_result(openat(dir, name, flags & ~O_NOFOLLOW)),
+			    st);
 	}
 	sys_close(dir);
 	return r;
@@ -94,7 +97,7 @@ static int open_refusal(int flags, const struct stat *st)
 static int reopen_directory(int fd, int flags, const struct stat *st)
 {
 	struct stat here;
-	int r = checked(openat(fd, ".", flags), st);
+	int r = checked(call_result(openat(fd, ".", flags)), st);
 
 	if (r != -EACCES || sys_fstatat(fd, ".", &here, 0) == 0)
 		return r;
@@ -108,9 +111,9 @@ static int reopen(int fd, int flags)
 
 	if ((flags & (O_CREAT | O_EXCL)) || (flags & O_TMPFILE) == O_TMPFILE)
 		return -EINVAL;
-	if (sys_fstat(fd, &st) != 0)
-		return -errno;
-	r = open_refusal(flags, &st);
+	r = sys_fstat(fd, &st);
+	if (r == 0)
+		r = open_refusal(flags, &st);
 	if (r != 0)
 		return r;
 	if (libexecveat_kernel_opens_empty_path())

@@ -12,8 +12,6 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include "emptying.h"
 #include "../sys.h"
@@ -32,10 +30,9 @@ static bool handle_mount_id(int fd, uint64_t *mount)
 		int handle_type;
 	} handle = { 0, 0 };
 	int mnt_id = -1;
-	long r = syscall(SYS_name_to_handle_at, (long)fd, "", &handle,
-			 &mnt_id, (long)AT_EMPTY_PATH);
+	int r = sys_name_to_handle_at(fd, "", &handle, &mnt_id, AT_EMPTY_PATH);
 
-	if ((r == 0 || errno == EOVERFLOW) && mnt_id >= 0) {
+	if ((r == 0 || r == -EOVERFLOW) && mnt_id >= 0) {
 		*mount = (uint64_t)(unsigned int)mnt_id;
 		return true;
 	}
@@ -55,6 +52,7 @@ static int mount_of(int fd, struct mount_key *key)
 {
 	struct sys_statx stx;
 	struct stat st;
+	int err;
 
 	if (sys_statx(fd, "", AT_EMPTY_PATH, SYS_STATX_MNT_ID, &stx) == 0 &&
 	    (stx.stx_mask & SYS_STATX_MNT_ID)) {
@@ -65,8 +63,9 @@ static int mount_of(int fd, struct mount_key *key)
 	key->by = BY_HANDLE;
 	if (handle_mount_id(fd, &key->value))
 		return 0;
-	if (sys_fstat(fd, &st) != 0)
-		return -errno;
+	err = sys_fstat(fd, &st);
+	if (err < 0)
+		return err;
 	key->by = BY_DEVICE;
 	key->value = (uint64_t)st.st_dev;
 	return 0;

@@ -21,13 +21,14 @@ static int identify_by_statx(int fd, const char *name, int flags,
 			     struct dir_id *id)
 {
 	struct sys_statx stx;
+	int err = sys_statx(fd, name, flags,
+			    SYS_STATX_TYPE | SYS_STATX_MODE | SYS_STATX_UID |
+				    SYS_STATX_INO | SYS_STATX_BTIME |
+				    SYS_STATX_MNT_ID,
+			    &stx);
 
-	if (sys_statx(fd, name, flags,
-		      SYS_STATX_TYPE | SYS_STATX_MODE | SYS_STATX_UID |
-			      SYS_STATX_INO | SYS_STATX_BTIME |
-			      SYS_STATX_MNT_ID,
-		      &stx) < 0)
-		return -errno;
+	if (err < 0)
+		return err;
 	*id = (struct dir_id){
 		.ino = stx.stx_ino,
 		.dev = kernel_dev(stx.stx_dev_major, stx.stx_dev_minor),
@@ -48,9 +49,10 @@ static int identify_by_fstatat(int fd, const char *name, int flags,
 			       struct dir_id *id)
 {
 	struct stat st;
+	int err = sys_fstatat(fd, name, &st, flags);
 
-	if (sys_fstatat(fd, name, &st, flags) < 0)
-		return -errno;
+	if (err < 0)
+		return err;
 	*id = (struct dir_id){
 		.ino = st.st_ino,
 		.dev = kernel_dev(major(st.st_dev), minor(st.st_dev)),

@@ -30,9 +30,9 @@
 enum last_link { LINK_KEPT, LINK_FOLLOWED };
 
 /*
- * What the last name is, where the open must wait for it: 0 to open it,
- * 1 for a link to follow first (LINK_FOLLOWED: the lookup follows links), or
- * -errno.
+ * What the last name is, where the open must wait for it: STEP_ON to open
+ * it, STEP_LINK for a link to follow first (LINK_FOLLOWED: the lookup
+ * follows links), or -errno.
  *
  * Under RESOLVE_NO_XDEV the name may not be a mount point (its identity
  * is then the mounted root's): judged by name, before the open. Mounts do
@@ -53,16 +53,19 @@ static int look_before_open(struct walk *w, enum last_link link)
 	int err;
 
 	if (!(w->req.resolve & (RESOLVE_NO_XDEV | RESOLVE_CACHED)))
-		return 0;
+		return STEP_ON;
 	err = libexecveat_identify_name(w, dir->fd, w->comp.name, &named.id);
 	if (err == -ENOENT && (w->req.flags & O_CREAT))
-		return cached ? -EAGAIN : 0; /* nothing there to cross into */
+		/* nothing there to cross into */
+		return cached ? -EAGAIN : STEP_ON;
 	if (err < 0)
 		return err;
 	if (link == LINK_FOLLOWED && S_ISLNK(named.id.mode))
-		return 1;
+		return STEP_LINK;
 	err = libexecveat_refuse_crossing(w, dir, &named);
-	return err == 0 && cached ? -EAGAIN : err;
+	if (err < 0)
+		return err;
+	return cached ? -EAGAIN : STEP_ON;
 }
 
 /* The last name as it is, not followed (O_NOFOLLOW, or O_CREAT|O_EXCL):
@@ -100,8 +103,8 @@ static int open_followed(struct walk *w)
 	struct dir_id id;
 	int fd, err;
 
-	if (look != 0)
-		return look > 0 ? STEP_LINK : look;
+	if (look != STEP_ON)
+		return look;
 	AT_MOMENT(BEFORE_LAST_OPEN, dir->fd, w->comp.name);
 	libexecveat_make_room(w, NULL, 0);
 	fd = libexecveat_open_answer(w, dir->fd, w->comp.name, flags,
@@ -248,11 +251,9 @@ static int reopen(struct walk *w, struct level *target)
 	 * not free, the walk frees its own, and at the fd limit the answer
 	 * is the limit's, as for any open of the walk. */
 	while ((dir = libexecveat_proc_fd_dir_open(&verdict)) < 0 &&
-	       verdict == PROC_FD_DIR_NO_FD) {
-		err = -errno;
+	       verdict == PROC_FD_DIR_NO_FD)
 		if (!libexecveat_free_a_walk_fd(w))
-			return err;
-	}
+			return dir;
 	int *const step_fds[] = { &target->fd, &dir };
 
 	if (dir < 0)
@@ -262,7 +263,7 @@ static int reopen(struct walk *w, struct level *target)
 	AT_MOMENT(BEFORE_MAGIC_REOPEN, dir, name);
 	/* Close-on-exec until it is proven the answer. */
 	fd = sys_openat(dir, name, w->req.flags | O_CLOEXEC, w->req.mode);
-	err = fd < 0 ? -errno : 0;
+	err = fd < 0 ? fd : 0;
 	sys_close(dir);
 	if (err == 0)
 		err = libexecveat_identify_fd(w, fd, &id);

@@ -49,14 +49,6 @@
 #include "levels.h"
 #include "moment.h"
 
-static void close_quietly(int fd)
-{
-	int saved = errno;
-
-	sys_close(fd);
-	errno = saved;
-}
-
 static void sort_fds(int *fds, int n)
 {
 	for (int i = 1; i < n; i++) {
@@ -72,8 +64,6 @@ static void sort_fds(int *fds, int n)
  * numbers, one close each where close_range (Linux 5.9) is refused. */
 static void close_fds(struct levels *l, int *fds, int n)
 {
-	int saved = errno;
-
 	sort_fds(fds, n);
 	for (int first = 0, last; first < n; first = last + 1) {
 		last = first;
@@ -87,7 +77,6 @@ static void close_fds(struct levels *l, int *fds, int n)
 		for (int i = first; i <= last; i++)
 			sys_close(fds[i]);
 	}
-	errno = saved;
 }
 
 static void close_spares(struct levels *l)
@@ -153,12 +142,9 @@ int libexecveat_open_walk_fd(struct walk *w, int dirfd, const char *name,
 	for (;;) {
 		int fd = sys_openat(dirfd, name, flags, mode);
 
-		if (fd >= 0 || (errno != EMFILE && errno != ENFILE))
-			return fd >= 0 ? fd : -errno;
-		int err = -errno;
-
-		if (!libexecveat_free_a_walk_fd(w))
-			return err;
+		if ((fd != -EMFILE && fd != -ENFILE) ||
+		    !libexecveat_free_a_walk_fd(w))
+			return fd;
 	}
 }
 
@@ -170,11 +156,11 @@ int libexecveat_push_level(struct walk *w, const struct level *next)
 	int err;
 
 	if (l->depth == MAX_DEPTH) {
-		close_quietly(next->fd);
+		sys_close(next->fd);
 		return -ENAMETOOLONG;
 	}
 	if (l->held == HELD_MAX && (err = let_oldest_go(w)) < 0) {
-		close_quietly(next->fd);
+		sys_close(next->fd);
 		return err;
 	}
 	l->depth++;
@@ -205,7 +191,7 @@ static int fetch_level_below(struct walk *w)
 	if (err == 0 && libexecveat_digest_of(&fetched.id) != l->digest[below])
 		err = -EAGAIN; /* moved by a rename since */
 	if (err < 0) {
-		close_quietly(fetched.fd);
+		sys_close(fetched.fd);
 		return err;
 	}
 	*level_at(l, below) = fetched;
@@ -266,7 +252,7 @@ int libexecveat_move_bottom(struct walk *w, struct level *from, int dirfd,
 			err = -ENOTDIR;
 	}
 	if (err < 0) {
-		close_quietly(bottom.fd);
+		sys_close(bottom.fd);
 		return err;
 	}
 	let_go_to_bottom(w);
@@ -318,13 +304,13 @@ int libexecveat_check_search(struct walk *w)
 {
 	struct level *level = current_level(w);
 	struct stat st;
+	int err;
 
 	if (level->searched)
 		return 0;
-	if (sys_fstatat(level->fd, ".", &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return -errno;
-	level->searched = true;
-	return 0;
+	err = sys_fstatat(level->fd, ".", &st, AT_SYMLINK_NOFOLLOW);
+	level->searched = err == 0;
+	return err;
 }
 
 /* Room for every fd of the walk's (walk_fds), and one more. */
@@ -385,14 +371,14 @@ void libexecveat_make_room(struct walk *w, int *const extra[], int n)
 	if (lowest == NULL)
 		return;
 	if (lowest >= l->spare && lowest < l->spare + l->spares) {
-		close_quietly(*lowest);
+		sys_close(*lowest);
 		*lowest = l->spare[--l->spares];
 		return;
 	}
 	moved = sys_fcntl_dupfd_cloexec(*lowest, *lowest + 1);
 	if (moved < 0)
 		return;
-	close_quietly(*lowest);
+	sys_close(*lowest);
 	*lowest = moved;
 }
 
@@ -405,17 +391,19 @@ int libexecveat_finish_walk(struct walk *w, int outcome)
 {
 	int fds[WALK_FDS_MAX];
 	int n = walk_fds(&w->levels, fds);
-	int answer = outcome;
+	int answer = outcome, err;
 
 	if (outcome == STEP_OPENED) {
 		answer = w->answer;
 		/* Opened close-on-exec for the walk's sake (an O_PATH
 		 * answer, or a magic link's target until it was proven):
 		 * clearing the flag, unlike a move, drops nothing. */
-		if (w->answer_cloexec_added && !(w->req.flags & O_CLOEXEC) &&
-		    sys_fcntl_setfd(answer, 0) < 0) {
+		err = w->answer_cloexec_added && !(w->req.flags & O_CLOEXEC) ?
+			      sys_fcntl_setfd(answer, 0) :
+			      0;
+		if (err < 0) {
 			fds[n++] = answer;
-			answer = -errno;
+			answer = err;
 		}
 	}
 	close_fds(&w->levels, fds, n);

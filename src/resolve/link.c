@@ -34,10 +34,11 @@
 static int judge_fs(struct level *level)
 {
 	struct statfs sfs;
-
 	/* Every level is an fd: start_walk holds even the cwd as one. */
-	if (sys_fstatfs(level->fd, &sfs) < 0)
-		return -errno;
+	int err = sys_fstatfs(level->fd, &sfs);
+
+	if (err < 0)
+		return err;
 	level->fs = (struct fs_verdict){
 		.known = true,
 		.proc = sfs.f_type == PROC_SUPER_MAGIC_VALUE,
@@ -89,22 +90,23 @@ static int may_follow(struct walk *w, struct level *dir)
 }
 
 /*
+ * Whether the current name is a magic link, into *magic: 0, or -errno.
  * procfs's magic links (fd/N, exe, cwd, root, ns/..., map_files/...)
  * live in per-process directories, whose inodes procfs numbers below
  * PROC_DYNAMIC_FIRST; its plain links (self, thread-self, mounts, net)
  * are registered entries numbered above.
  */
-static int is_magic_link(struct walk *w, struct level *dir)
+static int judge_magic(struct walk *w, struct level *dir, bool *magic)
 {
 	struct dir_id link;
 	int err;
 
+	*magic = false;
 	if (!dir->fs.proc)
 		return 0;
 	err = libexecveat_identify_name(w, dir->fd, w->comp.name, &link);
-	if (err < 0)
-		return err;
-	return link.ino < PROC_DYNAMIC_FIRST;
+	*magic = err == 0 && link.ino < PROC_DYNAMIC_FIRST;
+	return err;
 }
 
 /*
@@ -156,6 +158,7 @@ int libexecveat_follow_link(struct walk *w, enum step seen)
 	struct level *dir = current_level(w);
 	struct unwalked *u = &w->unwalked;
 	size_t room = (size_t)(w->comp.name - u->text);
+	bool magic;
 	long n;
 	int unreadable, err;
 
@@ -163,21 +166,23 @@ int libexecveat_follow_link(struct walk *w, enum step seen)
 		return -ENAMETOOLONG;
 	AT_MOMENT(BEFORE_READLINK, dir->fd, w->comp.name);
 	n = sys_readlinkat(dir->fd, w->comp.name, u->text, room);
-	if (n < 0 && errno == EINVAL)
+	if (n == -EINVAL)
 		return not_a_link(w, dir, seen);
 	/* procfs refuses to show a magic link that the caller may not
 	 * follow either (ptrace access): the kernel says so after the checks
 	 * below, when it asks the link for its target. */
-	if (n < 0 && errno != EACCES)
-		return -errno;
-	unreadable = n < 0 ? -errno : 0;
+	if (n < 0 && n != -EACCES)
+		return (int)n;
+	unreadable = n < 0 ? (int)n : 0;
 	err = may_follow(w, dir);
 	if (err == 0)
 		err = unreadable;
 	if (err == 0)
-		err = is_magic_link(w, dir);
-	if (err != 0)
-		return err < 0 ? err : follow_magic_link(w, dir);
+		err = judge_magic(w, dir, &magic);
+	if (err < 0)
+		return err;
+	if (magic)
+		return follow_magic_link(w, dir);
 	if (n == 0)
 		return -ENOENT;
 	if ((size_t)n >= room)

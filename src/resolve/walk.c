@@ -256,17 +256,13 @@ int libexecveat_resolve_open(int dirfd, const char *path,
 	size_t len;
 	int s;
 
-	if (path == NULL) {
-		errno = EFAULT;
-		return -1;
-	}
+	if (path == NULL)
+		return -EFAULT;
 	s = path_length(path, &len);
 	if (s == 0 && len == 0 && !(how->flags & O_EMPTYPATH))
 		s = -ENOENT;
-	if (s < 0) {
-		errno = -s;
-		return -1;
-	}
+	if (s < 0)
+		return s;
 	/* Without resolve flags, openat2 is openat; so is the empty name
 	 * under O_EMPTYPATH, which opens dirfd's file, whatever the resolve
 	 * flags say. OPENAT2_REGULAR, which openat cannot carry, is
@@ -284,10 +280,5 @@ int libexecveat_resolve_open(int dirfd, const char *path,
 		if (s == 0)
 			s = walk_path(&w);
 	}
-	s = libexecveat_finish_walk(&w, s);
-	if (s < 0) {
-		errno = -s;
-		return -1;
-	}
-	return s;
+	return libexecveat_finish_walk(&w, s);
 }

@@ -9,6 +9,7 @@
 
 #include "openat2_again.h"
 #include "openat2_oracle.h"
+#include "resolve.h"
 
 int openat2_kernel_side(int dirfd, const char *path,
 			const struct open_how *how)
@@ -21,6 +22,17 @@ int openat2_kernel_side(int dirfd, const char *path,
 	_Static_assert(sizeof larger == OPENAT2_KERNEL_SIZE,
 		       "the kernel's side passes open_how and 8 zero bytes");
 	return (int)kernel_openat2_once(dirfd, path, &larger, sizeof larger);
+}
+
+int openat2_resolver_side(int dirfd, const char *path,
+			  const struct open_how *how)
+{
+	int fd = libexecveat_resolve_open(dirfd, path, how);
+
+	if (fd >= 0)
+		return fd;
+	errno = -fd;
+	return -1;
 }
 
 struct openat2_answer openat2_answer_of(int fd, int err)

@@ -44,6 +44,11 @@ typedef int openat2_side_fn(int dirfd, const char *path,
 int openat2_kernel_side(int dirfd, const char *path,
 			const struct open_how *how);
 
+/* The resolver (libexecveat_resolve_open, which answers -errno, as the
+ * library's functions do inside) as a side. */
+int openat2_resolver_side(int dirfd, const char *path,
+			  const struct open_how *how);
+
 /* What fd is (fd >= 0), or err: the fd stays open, the caller's. */
 struct openat2_answer openat2_answer_of(int fd, int err);
 

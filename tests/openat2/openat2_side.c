@@ -30,7 +30,6 @@
 /* struct open_how came with the public header. */
 #define EXECVEAT_OPEN_HOW_DEFINED 1
 #include "refuse_call.h"
-#include "resolve.h"
 
 static bool through_openat2 = true;
 static bool statx_refused;
@@ -95,5 +94,5 @@ int openat2_side(int dirfd, const char *path, const struct open_how *how)
 {
 	if (through_openat2)
 		return openat2(dirfd, path, how, sizeof *how);
-	return libexecveat_resolve_open(dirfd, path, how);
+	return openat2_resolver_side(dirfd, path, how);
 }

@@ -265,9 +265,18 @@ static int open_by(enum walker who, const char *path, unsigned int resolve)
 	struct open_how how = { .flags = O_PATH | O_CLOEXEC,
 				.resolve = resolve };
 
-	if (who == RESOLVER)
-		return libexecveat_resolve_open(root_fd, path, &how);
-	return (int)syscall(SYS_openat2, root_fd, path, &how, sizeof how);
+	int fd;
+
+	if (who == KERNEL)
+		return (int)syscall(SYS_openat2, root_fd, path, &how,
+				    sizeof how);
+	/* The resolver answers -errno, as the library does inside. */
+	fd = libexecveat_resolve_open(root_fd, path, &how);
+	if (fd < 0) {
+		errno = -fd;
+		fd = -1;
+	}
+	return fd;
 }
 
 /* Which of the secrets fd is (an index into secrets), or -1. */

@@ -42,7 +42,7 @@ static int resolve(const char *path, uint64_t flags, uint64_t resolve_flags)
 
 	if ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE)
 		how.mode = 0600;
-	return libexecveat_resolve_open(root, path, &how);
+	return openat2_resolver_side(root, path, &how);
 }
 
 /* The question, asked of the resolver and of the kernel's openat2
@@ -54,7 +54,7 @@ static struct openat2_answers both_answers_at(int dirfd, const char *path,
 
 	if ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE)
 		how.mode = 0600;
-	return openat2_oracle(libexecveat_resolve_open, dirfd, path, &how);
+	return openat2_oracle(openat2_resolver_side, dirfd, path, &how);
 }
 
 /* A kernel before 5.6 has no openat2 to ask: the resolver alone is
@@ -302,23 +302,23 @@ static void magic_links_are_refused_where_the_kernel_refuses(void **state)
 	(void)state;
 	if (proc < 0)
 		skip();
-	fd = libexecveat_resolve_open(proc, "fd/0", &how);
+	fd = openat2_resolver_side(proc, "fd/0", &how);
 	assert_int_equal(fd, -1);
 	assert_int_equal(errno, ELOOP);
 	how.resolve = RESOLVE_BENEATH;
-	fd = libexecveat_resolve_open(proc, "cwd", &how);
+	fd = openat2_resolver_side(proc, "cwd", &how);
 	assert_int_equal(fd, -1);
 	assert_int_equal(errno, EXDEV);
 	/* The link itself, not followed: allowed. */
 	how = (struct open_how){ .flags = O_PATH | O_NOFOLLOW,
 				 .resolve = RESOLVE_NO_MAGICLINKS };
-	fd = libexecveat_resolve_open(proc, "exe", &how);
+	fd = openat2_resolver_side(proc, "exe", &how);
 	assert_true(fd >= 0);
 	close(fd);
 	/* /proc/self is a plain link: followed. */
 	how = (struct open_how){ .flags = O_PATH,
 				 .resolve = RESOLVE_NO_MAGICLINKS };
-	fd = libexecveat_resolve_open(AT_FDCWD, "/proc/self/fd", &how);
+	fd = openat2_resolver_side(AT_FDCWD, "/proc/self/fd", &how);
 	assert_true(fd >= 0);
 	close(fd);
 	close(proc);
@@ -435,11 +435,11 @@ static void bad_dirfds_as_the_kernel(void **state)
 	int file = openat(root, "file", O_RDONLY | O_CLOEXEC);
 
 	(void)state;
-	assert_int_equal(libexecveat_resolve_open(-1, "file", &how), -1);
+	assert_int_equal(openat2_resolver_side(-1, "file", &how), -1);
 	assert_int_equal(errno, EBADF);
-	assert_int_equal(libexecveat_resolve_open(file, "x", &how), -1);
+	assert_int_equal(openat2_resolver_side(file, "x", &how), -1);
 	assert_int_equal(errno, ENOTDIR);
-	assert_int_equal(libexecveat_resolve_open(-1, "/x", &how), -1);
+	assert_int_equal(openat2_resolver_side(-1, "/x", &how), -1);
 	assert_int_equal(errno, EXDEV);
 	close(file);
 }
@@ -529,6 +529,25 @@ static void close_on_exec_as_asked(void **state)
 	unlinkat(root, "d1/new", 0);
 }
 
+/* No call sets errno to this: it is not an errno. */
+#define UNTOUCHED 0x5eed
+
+/* The walk meets failures on its way to an answer (the O_NOFOLLOW open
+ * of a link: ELOOP) and opens it all the same: errno stays as the caller
+ * had it, for openat2 to leave it so where it succeeds (src/answer.h). */
+static void success_leaves_errno_untouched(void **state)
+{
+	struct open_how how = { .flags = O_RDONLY | O_CLOEXEC, .resolve = B };
+	int fd;
+
+	(void)state;
+	errno = UNTOUCHED;
+	fd = libexecveat_resolve_open(root, "link_link", &how);
+	assert_true(fd >= 0);
+	assert_int_equal(errno, UNTOUCHED);
+	close(fd);
+}
+
 /* A POSIX record lock of this process's on path (relative to the root),
  * through an fd that holds it and stays open: the fd. */
 static int lock_file(const char *path)
@@ -603,7 +622,7 @@ static void assert_lowest(int dirfd, const char *path, uint64_t flags,
 {
 	struct open_how how = { .flags = flags, .resolve = res };
 	int lowest = lowest_free_fd();
-	int fd = libexecveat_resolve_open(dirfd, path, &how);
+	int fd = openat2_resolver_side(dirfd, path, &how);
 
 	if (fd < 0)
 		fail_msg("%s: %s", path, strerror(errno));
@@ -689,6 +708,7 @@ int main(void)
 		cmocka_unit_test(bad_dirfds_as_the_kernel),
 		cmocka_unit_test(without_statx_the_same_answers),
 		cmocka_unit_test(close_on_exec_as_asked),
+		cmocka_unit_test(success_leaves_errno_untouched),
 		cmocka_unit_test(the_callers_record_locks_survive),
 		cmocka_unit_test(the_answer_takes_the_lowest_free_fd),
 		cmocka_unit_test_setup_teardown(no_fd_is_left_open,

@@ -67,7 +67,7 @@ static int resolve(int dirfd, const char *path, int flags,
 	struct open_how how = { .flags = (uint64_t)flags,
 				.resolve = resolve_flags };
 
-	return libexecveat_resolve_open(dirfd, path, &how);
+	return openat2_resolver_side(dirfd, path, &how);
 }
 
 /* The resolver's answer (the hook armed makes its move), then the
@@ -79,7 +79,7 @@ static struct openat2_answers both_answers(int dirfd, const char *path,
 	struct open_how how = { .flags = (uint64_t)flags,
 				.resolve = resolve_flags };
 
-	return openat2_oracle(libexecveat_resolve_open, dirfd, path, &how);
+	return openat2_oracle(openat2_resolver_side, dirfd, path, &how);
 }
 
 static void run(const char *what)

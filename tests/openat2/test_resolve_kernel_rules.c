@@ -40,7 +40,6 @@
 #include "protected_sysctls.h"
 #include "scratch_dir.h"
 #include "refuse_call.h"
-#include "resolve.h"
 
 #define NOBODY 65534
 #define OTHER 1000 /* a user who owns files in the sticky directories */
@@ -58,7 +57,7 @@ static struct openat2_answers both_answers(int dirfd, const char *path,
 				.mode = (flags & O_CREAT) ? 0600 : 0,
 				.resolve = resolve };
 
-	return openat2_oracle(libexecveat_resolve_open, dirfd, path, &how);
+	return openat2_oracle(openat2_resolver_side, dirfd, path, &how);
 }
 
 /* The kernel and the fallback give the same answer, and it is want
@@ -118,7 +117,7 @@ static int returned_fd(const char *path, bool by_kernel)
 	struct open_how how = { .flags = O_RDONLY | O_CLOEXEC, .resolve = B };
 
 	return by_kernel ? (int)kernel_openat2(top_fd, path, &how, sizeof how) :
-			   libexecveat_resolve_open(top_fd, path, &how);
+			   openat2_resolver_side(top_fd, path, &how);
 }
 
 /* A hole below an open fd: the number of the fd closed; the other

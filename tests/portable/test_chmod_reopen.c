@@ -130,13 +130,13 @@ static void swapped_case(const char *name, void (*swap)(void),
 	swap();
 	watch = watch_opens("target");
 	rc = libexecveat_chmod_by_reopening(dir, "target", &first, 0600);
-	err = errno;
+	err = -rc;
 	opens = opens_seen(watch);
 	snprintf(detail, sizeof(detail), "returned %d (%s); first %04o, %s "
 		 "%04o; %d opens of target", rc, rc ? strerror(err) : "-",
 		 (unsigned)mode_of("first"), swapped_in,
 		 (unsigned)mode_of(swapped_in), opens);
-	check(rc == -1 && err == EAGAIN && mode_of("first") == 0644 &&
+	check(rc == -EAGAIN && mode_of("first") == 0644 &&
 	      mode_of(swapped_in) == 0644 && opens == 0, name, detail);
 	unlinkat(dir, "first", 0);
 	unlinkat(dir, "target", 0);
@@ -206,7 +206,7 @@ static void swapped_parent_is_not_looked_up_again(void)
 	rc = libexecveat_chmod_by_reopening(parent, "target", &first, 0600);
 	opens = opens_seen(watch);
 	snprintf(detail, sizeof(detail), "returned %d (%s); moved/target %04o, "
-		 "%d opens of the FIFO", rc, rc ? strerror(errno) : "-",
+		 "%d opens of the FIFO", rc, rc ? strerror(-rc) : "-",
 		 (unsigned)mode_of("moved/target"), opens);
 	check(rc == 0 && mode_of("moved/target") == 0600 &&
 	      mode_of("decoy/target") == 0644 && opens == 0,
@@ -259,7 +259,7 @@ static void locked_case(const char *name, short lock_type, bool lock,
 		     libexecveat_chmod_without_fchmodat2(dir, "locked", 0600,
 							  AT_SYMLINK_NOFOLLOW,
 							  true);
-		answer[0] = rc == 0 ? 0 : errno;
+		answer[0] = -rc;
 		other = openat(dir, "locked", O_RDONLY);
 		answer[1] = record_lock_seen(other);
 		answer[2] = (int)mode_of("locked");
@@ -322,12 +322,13 @@ static int chmod_leased(enum lease_call how)
 		close(report[0]);
 		if (how == LEASE_NO_PROC && hide_proc() != 0)
 			_exit(3);
+		/* The fallback answers -errno, as inside the library. */
 		answer = how == LEASE_KERNEL ?
-			 fchmodat(dir, "leased", 0600, 0) :
+			 (fchmodat(dir, "leased", 0600, 0) == 0 ? 0 : -errno) :
 			 libexecveat_chmod_without_fchmodat2(dir, "leased", 0600,
 							      AT_SYMLINK_NOFOLLOW,
 							      true);
-		answer = answer == 0 ? 0 : errno;
+		answer = -answer;
 		_exit(write(report[1], &answer, sizeof(answer)) ==
 		      sizeof(answer) ? 0 : 4);
 	}
