@@ -15,7 +15,6 @@
 
 #include "../empty_path.h"
 #include "in_root.h"
-#include "../null_check.h"
 #include "../open_how_check.h"
 #include "../resolve.h"
 #include "../sys.h"
@@ -53,18 +52,6 @@ int libexecveat_inroot_open(int root, const char *path, int flags,
 		fd = libexecveat_open_without_openat2(root, path, &how,
 						      sizeof how);
 	return fd;
-}
-
-int libexecveat_check_path(const char *path)
-{
-	size_t len;
-
-	if (pointer_is_null(path))
-		return -EFAULT;
-	len = strnlen(path, PATH_MAX);
-	if (len == 0)
-		return -ENOENT;
-	return len == PATH_MAX ? -ENAMETOOLONG : 0;
 }
 
 static enum last_kind kind_of(const char *name, size_t len)

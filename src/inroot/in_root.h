@@ -16,6 +16,7 @@
 #include <stdbool.h>
 
 #include "../answer.h"
+#include "../path_name.h" /* libexecveat_check_path */
 #include "execveat.h" /* RESOLVE_ flags, struct open_how */
 
 /* RESOLVE_IN_ROOT: ".." and absolute links stay inside the root. And no
@@ -63,10 +64,6 @@ struct held_parent {
 	const char *name;
 	char text[PATH_MAX]; /* the caller's path, copied */
 };
-
-/* The kernel's getname(): what a path argument may be. 0, or -EFAULT
- * (NULL), -ENOENT (""), -ENAMETOOLONG (PATH_MAX bytes or more). */
-int libexecveat_check_path(const char *path);
 
 /*
  * Walks all but the last component of path inside root and holds the

@@ -76,8 +76,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <string.h>
 
+#include "../path_name.h"
 #include "../sys.h"
 #include "dotdot.h"
 #include "identity.h"
@@ -234,15 +234,6 @@ static int start_walk(struct walk *w, const char *path, size_t len)
 	return 0;
 }
 
-/* The walk's length rules: the kernel's getname. */
-static int path_length(const char *path, size_t *len)
-{
-	*len = strnlen(path, PATH_MAX);
-	if (*len == PATH_MAX)
-		return -ENAMETOOLONG;
-	return 0;
-}
-
 int libexecveat_resolve_open(int dirfd, const char *path,
 			     const struct open_how *how)
 {
@@ -256,9 +247,7 @@ int libexecveat_resolve_open(int dirfd, const char *path,
 	size_t len;
 	int s;
 
-	if (path == NULL)
-		return -EFAULT;
-	s = path_length(path, &len);
+	s = libexecveat_path_length(path, &len);
 	if (s == 0 && len == 0 && !(how->flags & O_EMPTYPATH))
 		s = -ENOENT;
 	if (s < 0)
