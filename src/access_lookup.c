@@ -23,6 +23,7 @@
 
 #include "access_empty_path.h"
 #include "access_fallback.h"
+#include "path_name.h"
 
 /* Whether the symlink at path (dirfd's own file for "") is on a
  * read-only mount, into *readonly: 0, or -errno. */
@@ -88,30 +89,14 @@ int libexecveat_access_ask(int dirfd, const char *path, int mode, int flags,
 	return sys_faccessat(dirfd, path, mode);
 }
 
-/* Where path's last name starts; *end is where it ends (the length of
- * path). A path that ends in a slash has an empty last name. */
-static size_t last_name(const char *path, size_t *end)
-{
-	size_t start;
-
-	*end = 0;
-	while (path[*end] != '\0')
-		(*end)++;
-	start = *end;
-	while (start > 0 && path[start - 1] != '/')
-		start--;
-	return start;
-}
-
 /* Whether the kernel follows path's last name whatever the flags: a
  * trailing slash, or a last "." or "..", which are never symlinks. */
 static bool last_is_followed(const char *path)
 {
-	size_t end, start = last_name(path, &end);
-	const char *name = path + start;
+	size_t start, end;
 
-	return end == start || (end - start == 1 && name[0] == '.') ||
-	       (end - start == 2 && name[0] == '.' && name[1] == '.');
+	return libexecveat_last_name(path, &start, &end) != LAST_IS_NAME ||
+	       path[end] == '/';
 }
 
 /*
@@ -125,8 +110,9 @@ static bool last_is_followed(const char *path)
  */
 static int search_to_last(int dirfd, const char *path, char *scratch)
 {
-	size_t end, start = last_name(path, &end);
+	size_t start, end;
 
+	libexecveat_last_name(path, &start, &end);
 	if (start == 0)
 		return sys_faccessat(dirfd, ".", X_OK);
 	if (start >= ACCESS_SCRATCH_SIZE)

@@ -44,6 +44,7 @@
 #include "execveat.h" /* O_EMPTYPATH (Linux 7.2) */
 #include "fd_held.h"
 #include "null_check.h"
+#include "path_name.h"
 #include "proc_fallback.h"
 #include "proc_fd_dir.h"
 #include "same_file.h"
@@ -170,19 +171,11 @@ static int chmod_by_name(int dirfd, const char *path, const struct stat *st,
 			 mode_t mode)
 {
 	char parent[4096];
-	size_t end = 0, start, n;
+	size_t start, end, n;
 	int parent_fd, r;
 
-	while (path[end] != '\0')
-		end++;
-	while (end > 1 && path[end - 1] == '/')
-		end--;
-	start = end;
-	while (start > 0 && path[start - 1] != '/')
-		start--;
-	if (start == end || end - start >= sizeof(parent) ||
-	    (path[start] == '.' &&
-	     (end - start == 1 || (end - start == 2 && path[start + 1] == '.'))))
+	if (libexecveat_last_name(path, &start, &end) != LAST_IS_NAME ||
+	    end - start >= sizeof(parent))
 		return -EOPNOTSUPP;
 	if (start >= sizeof(parent))
 		return -ENAMETOOLONG;

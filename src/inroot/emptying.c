@@ -40,6 +40,7 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -88,12 +89,6 @@ struct descent {
 	/* getdents64's, aligned for its 64-bit fields */
 	_Alignas(uint64_t) char buf[1024];
 };
-
-static bool is_dot_or_dotdot(const char *name)
-{
-	return name[0] == '.' &&
-	       (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'));
-}
 
 static struct place *place(struct descent *t, int depth)
 {
@@ -355,7 +350,8 @@ static enum pass_end pass_from(struct descent *t, int64_t position,
 
 			at += e->reclen;
 			position = e->off;
-			if (is_dot_or_dotdot(e->name))
+			if (libexecveat_name_kind(e->name, strlen(e->name)) !=
+			    LAST_IS_NAME)
 				continue;
 			if (p->seeking != SEEKING_NOTHING &&
 			    e->ino != p->sub_ino) {

@@ -54,15 +54,6 @@ int libexecveat_inroot_open(int root, const char *path, int flags,
 	return fd;
 }
 
-static enum last_kind kind_of(const char *name, size_t len)
-{
-	if (len == 1 && name[0] == '.')
-		return LAST_IS_DOT;
-	if (len == 2 && name[0] == '.' && name[1] == '.')
-		return LAST_IS_DOTDOT;
-	return LAST_IS_NAME;
-}
-
 /*
  * Splits p->text as the kernel's lookup of a parent does: trailing
  * slashes belong to the last name, and a path of slashes only has no
@@ -71,21 +62,11 @@ static enum last_kind kind_of(const char *name, size_t len)
  */
 static size_t split_last(struct held_parent *p)
 {
-	size_t end = strlen(p->text), start;
+	size_t start, end;
 
-	while (end > 0 && p->text[end - 1] == '/')
-		end--;
+	p->kind = libexecveat_last_name(p->text, &start, &end);
 	p->trailing_slash = p->text[end] == '/';
-	if (end == 0) {
-		p->kind = LAST_IS_ROOT;
-		p->name = ".";
-		return 0;
-	}
-	start = end;
-	while (start > 0 && p->text[start - 1] != '/')
-		start--;
-	p->kind = kind_of(p->text + start, end - start);
-	p->name = p->text + start;
+	p->name = p->kind == LAST_IS_ROOT ? "." : p->text + start;
 	return start;
 }
 

@@ -16,7 +16,7 @@
 #include <stdbool.h>
 
 #include "../answer.h"
-#include "../path_name.h" /* libexecveat_check_path */
+#include "../path_name.h" /* libexecveat_check_path, enum last_kind */
 #include "execveat.h" /* RESOLVE_ flags, struct open_how */
 
 /* RESOLVE_IN_ROOT: ".." and absolute links stay inside the root. And no
@@ -48,14 +48,11 @@ int libexecveat_inroot_open(int root, const char *path, int flags,
 /* inroot_mkdir's answer as -errno (mkdir_all makes its prefixes so). */
 int libexecveat_inroot_mkdir(int root, const char *path, mode_t mode);
 
-/* What the last component of a path is, as the kernel's lookup of a
- * parent tells (fs/namei.c's LAST_NORM, LAST_DOT, LAST_DOTDOT,
- * LAST_ROOT). Only a name can be created, removed or renamed; the
- * others are answered by the *at calls without a lookup. */
-enum last_kind { LAST_IS_NAME, LAST_IS_DOT, LAST_IS_DOTDOT, LAST_IS_ROOT };
-
 struct held_parent {
 	int fd; /* the directory of the last name, O_PATH */
+	/* What the last name is (path_name.h): only a name can be created,
+	 * removed or renamed; the others are answered by the *at calls
+	 * without a lookup. */
 	enum last_kind kind;
 	bool trailing_slash;
 	/* The last name, with its trailing slashes, which the *at calls

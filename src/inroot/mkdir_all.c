@@ -82,28 +82,19 @@ static int step_down(int dir, const char *name, mode_t mode, bool *made)
 	return fd == -ENOTDIR || fd == -ENOENT ? -EAGAIN : fd;
 }
 
-static bool is_dot(const char *name, size_t len)
-{
-	return len == 1 && name[0] == '.';
-}
-
-static bool is_dotdot(const char *name, size_t len)
-{
-	return len == 2 && name[0] == '.' && name[1] == '.';
-}
-
 /* The component text[start .. end) taken from dir: the next directory's
  * fd (dir itself for "."), or -errno. */
 static int take_component(int root, int dir, char *text, size_t start,
 			  size_t end, mode_t mode, bool *made)
 {
+	enum last_kind kind = libexecveat_name_kind(text + start, end - start);
 	char saved = text[end];
 	int fd = -EAGAIN;
 
-	if (is_dot(text + start, end - start))
+	if (kind == LAST_IS_DOT)
 		return dir;
 	text[end] = '\0';
-	if (!is_dotdot(text + start, end - start))
+	if (kind == LAST_IS_NAME)
 		fd = step_down(dir, text + start, mode, made);
 	if (fd == -EAGAIN) {
 		*made = false;
@@ -125,13 +116,7 @@ static int make_all(int root, char *text, mode_t mode)
 	/* The root itself for a relative path; "/" under RESOLVE_IN_ROOT
 	 * is the root too. */
 	dir = libexecveat_inroot_open(root, ".", DIRECTORY_FLAGS, 0);
-	while (dir >= 0) {
-		while (text[start] == '/')
-			start++;
-		if (text[start] == '\0')
-			break;
-		for (end = start; text[end] != '\0' && text[end] != '/'; end++)
-			;
+	while (dir >= 0 && libexecveat_next_name(text, &start, &end)) {
 		fd = take_component(root, dir, text, start, end, mode,
 				    &made);
 		if (fd != dir)

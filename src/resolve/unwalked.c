@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "../path_name.h"
 #include "unwalked.h"
 
 void libexecveat_start_unwalked(struct walk *w, const char *path, size_t len)
@@ -27,24 +28,20 @@ void libexecveat_start_unwalked(struct walk *w, const char *path, size_t len)
 bool libexecveat_next_component(struct walk *w)
 {
 	struct unwalked *u = &w->unwalked;
-	char *start;
-	size_t n;
+	size_t start = u->pos, end;
 
-	while (u->text[u->pos] == '/')
-		u->pos++;
-	start = u->text + u->pos;
-	n = strcspn(start, "/");
-	if (n == 0)
+	if (!libexecveat_next_name(u->text, &start, &end))
 		return false;
-	u->pos += n;
-	w->comp.trailing_slash = u->text[u->pos] == '/';
+	w->comp.kind = libexecveat_name_kind(u->text + start, end - start);
+	w->comp.trailing_slash = u->text[end] == '/';
+	u->pos = end;
 	while (u->text[u->pos] == '/')
 		u->pos++;
 	w->comp.last = u->text[u->pos] == '\0';
 	/* The slash ended the name and was consumed: it is free to hold the
 	 * name's NUL. */
-	start[n] = '\0';
-	w->comp.name = start;
+	u->text[end] = '\0';
+	w->comp.name = u->text + start;
 	return true;
 }
 

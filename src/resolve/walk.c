@@ -122,16 +122,6 @@ static int step_name(struct walk *w)
 	return libexecveat_push_level(w, &next);
 }
 
-static bool is_dot(const char *name)
-{
-	return name[0] == '.' && name[1] == '\0';
-}
-
-static bool is_dotdot(const char *name)
-{
-	return name[0] == '.' && name[1] == '.' && name[2] == '\0';
-}
-
 /* ".." as the last component: the directory ".." leads to, opened with
  * the caller's flags through "." (the levels the walk holds were searched
  * on the way down); unscoped at the bottom, the kernel's ".." of it. */
@@ -150,12 +140,11 @@ static int take_last_dotdot(struct walk *w)
  * on the way asks nothing: the next lookup checks the same permission. */
 static int take_component(struct walk *w)
 {
-	const char *name = w->comp.name;
 	int s;
 
-	if (is_dot(name))
+	if (w->comp.kind == LAST_IS_DOT)
 		return w->comp.last ? libexecveat_open_here(w) : STEP_ON;
-	if (is_dotdot(name))
+	if (w->comp.kind == LAST_IS_DOTDOT)
 		return w->comp.last ? take_last_dotdot(w) :
 				      libexecveat_step_dotdot(w);
 	s = w->comp.last ? libexecveat_open_last(w) : step_name(w);

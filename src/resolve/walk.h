@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../path_name.h"
 #include "../resolve.h"
 #include "moment.h"
 
@@ -96,6 +97,7 @@ struct unwalked {
 /* The name being looked up, NUL-terminated in place in the text. */
 struct component {
 	const char *name;
+	enum last_kind kind; /* a name, ".", ".." */
 	bool last; /* nothing follows it */
 	bool trailing_slash; /* but slashes do */
 };
