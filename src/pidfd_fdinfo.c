@@ -12,9 +12,9 @@
  *     file's NSpid: line holds that one number: the procfs is of this
  *     process's own pid namespace (NSpid lists a pid per namespace from
  *     the procfs's down to the process's own, Linux 4.1+),
- *   - every file read is on the same mount as /proc (statx's mount id,
- *     Linux 5.8+; before that, the same device): nothing is bound over
- *     a part of the path,
+ *   - every file read is on the same mount as /proc (mount_id.h: the
+ *     mount id, or where nothing tells it, the device): nothing is
+ *     bound over a part of the path,
  *   - the fdinfo's ino: line (Linux 5.14+) is the fd's own inode.
  * The fdinfo is this thread's (task/TID), which is the fd table the
  * caller's fd is in even after unshare(CLONE_FILES).
@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "mount_id.h"
 #include "pidfd_fdinfo.h"
 #include "proc_fd_dir.h"
 #include "sys.h"
@@ -126,19 +127,14 @@ static bool parse_decimal(const struct proc_field *f, bool negative_allowed,
 	return digits > 0 && *s == '\0';
 }
 
-/* Whether file is on the mount of proc, told by statx's mount id where
- * the kernel has it, else by the device. */
+/* Whether file is on the mount of proc (mount_id.h). */
 static bool on_mount_of(int proc, int file)
 {
-	struct sys_statx a, b;
-	struct stat sa, sb;
+	struct mount_id a, b;
 
-	if (sys_statx(proc, "", AT_EMPTY_PATH, SYS_STATX_MNT_ID, &a) == 0 &&
-	    sys_statx(file, "", AT_EMPTY_PATH, SYS_STATX_MNT_ID, &b) == 0 &&
-	    (a.stx_mask & b.stx_mask & SYS_STATX_MNT_ID) != 0)
-		return a.stx_mnt_id == b.stx_mnt_id;
-	return sys_fstat(proc, &sa) == 0 && sys_fstat(file, &sb) == 0 &&
-	       sa.st_dev == sb.st_dev;
+	return libexecveat_mount_of(proc, &a) == 0 &&
+	       libexecveat_mount_of(file, &b) == 0 &&
+	       libexecveat_same_mount(&a, &b);
 }
 
 /* Appends s and returns the new end. */

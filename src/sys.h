@@ -297,7 +297,8 @@ static inline long sys_readlinkat(int dirfd, const char *path, char *buf,
  * statx (Linux 4.11; glibc's wrapper is 2.28+, musl 1.2.3 has none, so
  * always raw). The layout is the kernel's, declared here because musl's
  * headers do not declare it; the caller falls back to fstat where statx
- * is refused or absent, losing only the mount id.
+ * is refused or absent, losing the birth time (and asks for the mount id
+ * elsewhere: mount_id.h).
  */
 struct sys_statx_time {
 	int64_t tv_sec;

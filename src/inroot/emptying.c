@@ -46,6 +46,7 @@
 
 #include "emptying.h"
 #include "in_root.h"
+#include "../mount_id.h"
 #include "../sys.h"
 
 #define HELD_LEVELS 256
@@ -153,11 +154,23 @@ static int open_subdirectory(struct descent *t, int dir, const char *name)
 	while ((sub == -EMFILE || sub == -ENFILE) && let_oldest_go(t) == 0);
 	if (sub < 0)
 		return sub;
-	r = libexecveat_same_mount(dir, sub);
-	if (r == 1)
+	r = libexecveat_not_a_mount_point(dir, sub);
+	if (r == 0)
 		return sub;
 	sys_close(sub);
-	return r == 0 ? -EBUSY : r;
+	return r;
+}
+
+int libexecveat_not_a_mount_point(int dir, int sub)
+{
+	struct mount_id above, below;
+	int err = libexecveat_mount_of(dir, &above);
+
+	if (err == 0)
+		err = libexecveat_mount_of(sub, &below);
+	if (err < 0)
+		return err;
+	return libexecveat_same_mount(&above, &below) ? 0 : -EBUSY;
 }
 
 int libexecveat_unlink_changed(int dir, const char *name)

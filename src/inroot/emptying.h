@@ -19,8 +19,10 @@
  */
 int libexecveat_empty_tree(int top);
 
-/* Whether the directories a and b are on one mount: 1, 0, or -errno. */
-int libexecveat_same_mount(int a, int b);
+/* 0 where the directory sub is on the mount of dir, its parent; -EBUSY
+ * where it is not (a mount point: the kernel's rmdir answers so); -errno
+ * where neither can be told (mount_id.h). */
+int libexecveat_not_a_mount_point(int dir, int sub);
 
 /*
  * name, found a directory and then, on the next look, another file,

@@ -43,11 +43,12 @@ static int remove_directory(int dir, const char *name)
 			return 0;
 		return sub;
 	}
-	r = libexecveat_same_mount(dir, sub);
+	r = libexecveat_not_a_mount_point(dir, sub);
+	/* Emptied again where its rmdir finds entries made meanwhile (1
+	 * until it is removed); an entry beneath that could not be removed
+	 * ends it. */
 	if (r == 0)
-		r = -EBUSY;
-	/* Emptied again where its rmdir finds entries made meanwhile; an
-	 * entry beneath that could not be removed ends it. */
+		r = 1;
 	for (int pass = 0; r == 1 && pass < EMPTYING_PASSES; pass++) {
 		r = libexecveat_empty_tree(sub);
 		if (r == 0) {

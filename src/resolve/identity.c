@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <sys/sysmacros.h>
 
+#include "../mount_id.h"
 #include "../sys.h"
 #include "identity.h"
 
@@ -15,6 +16,16 @@
 static uint32_t kernel_dev(uint32_t major, uint32_t minor)
 {
 	return (major << 20) | (minor & 0xfffff);
+}
+
+/* The mount of name in fd where statx gave no mount id (mount_id.h):
+ * name_to_handle_at's, else id->dev. */
+static void mount_without_statx(int fd, const char *name, int flags,
+				struct dir_id *id)
+{
+	if (!libexecveat_mount_by_handle(fd, name, flags, &id->mount))
+		id->mount = (struct mount_id){ .by_device = true,
+					       .value = id->dev };
 }
 
 static int identify_by_statx(int fd, const char *name, int flags,
@@ -32,8 +43,7 @@ static int identify_by_statx(int fd, const char *name, int flags,
 	*id = (struct dir_id){
 		.ino = stx.stx_ino,
 		.dev = kernel_dev(stx.stx_dev_major, stx.stx_dev_minor),
-		.mnt = (stx.stx_mask & SYS_STATX_MNT_ID) ?
-			       (uint32_t)stx.stx_mnt_id : 0,
+		.mount = { .value = stx.stx_mnt_id },
 		.btime = (stx.stx_mask & SYS_STATX_BTIME) ?
 				 (uint64_t)stx.stx_btime.tv_sec * 1000000000U +
 					 stx.stx_btime.tv_nsec :
@@ -41,10 +51,12 @@ static int identify_by_statx(int fd, const char *name, int flags,
 		.uid = stx.stx_uid,
 		.mode = stx.stx_mode,
 	};
+	if (!(stx.stx_mask & SYS_STATX_MNT_ID)) /* before Linux 5.8 */
+		mount_without_statx(fd, name, flags, id);
 	return 0;
 }
 
-/* Where statx is refused: no mount id, no birth time. */
+/* Where statx is refused: no birth time, and the mount told otherwise. */
 static int identify_by_fstatat(int fd, const char *name, int flags,
 			       struct dir_id *id)
 {
@@ -59,6 +71,7 @@ static int identify_by_fstatat(int fd, const char *name, int flags,
 		.uid = st.st_uid,
 		.mode = (uint16_t)st.st_mode,
 	};
+	mount_without_statx(fd, name, flags, id);
 	return 0;
 }
 
@@ -108,27 +121,21 @@ int libexecveat_identify_level(struct walk *w, struct level *level)
 
 bool libexecveat_same_identity(const struct dir_id *a, const struct dir_id *b)
 {
-	return a->ino == b->ino && a->dev == b->dev && a->mnt == b->mnt &&
+	return a->ino == b->ino && a->dev == b->dev &&
+	       libexecveat_same_mount(&a->mount, &b->mount) &&
 	       a->btime == b->btime;
 }
 
 /* 64 bits that stand for a level's identity (splitmix64's mixer). */
 uint64_t libexecveat_digest_of(const struct dir_id *id)
 {
-	uint64_t h = id->ino ^ ((uint64_t)id->dev << 32 | id->mnt) * 31 ^
+	uint64_t mount = id->mount.value ^ (id->mount.by_device ? ~0ULL : 0);
+	uint64_t h = id->ino ^ ((uint64_t)id->dev << 32 ^ mount) * 31 ^
 		     id->btime * 0x9e3779b97f4a7c15U;
 
 	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9U;
 	h = (h ^ (h >> 27)) * 0x94d049bb133111ebU;
 	return h ^ (h >> 31);
-}
-
-/* Same mount: by mount id where both have one, else by device. */
-static bool same_mount(const struct dir_id *a, const struct dir_id *b)
-{
-	if (a->mnt != 0 && b->mnt != 0)
-		return a->mnt == b->mnt;
-	return a->dev == b->dev;
 }
 
 /*
@@ -151,5 +158,6 @@ int libexecveat_refuse_crossing(struct walk *w, struct level *from,
 		err = libexecveat_identify_level(w, to);
 	if (err < 0)
 		return err;
-	return same_mount(&from->id, &to->id) ? 0 : -EXDEV;
+	return libexecveat_same_mount(&from->id.mount, &to->id.mount) ? 0 :
+								       -EXDEV;
 }

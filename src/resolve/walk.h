@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../mount_id.h"
 #include "../path_name.h"
 #include "../resolve.h"
 #include "moment.h"
@@ -49,7 +50,7 @@ struct dir_id {
 	uint64_t ino;
 	uint64_t btime; /* seconds and nanoseconds, where the fs knows them */
 	uint32_t dev;
-	uint32_t mnt; /* 0 where statx is refused: then dev alone */
+	struct mount_id mount;
 	uint32_t uid;
 	uint16_t mode;
 };

@@ -397,67 +397,126 @@ static void a_long_name_is_the_file_systems_to_answer(void **state)
 	close(proc);
 }
 
-/* ---- nosymfollow where statx is refused ---- */
+/* ---- mounts the walk must tell apart where statx is refused ---- */
+
+/* In the child's own mount namespace, a tmpfs at top: its fd, or -1. */
+static int tmpfs_in_own_namespace(void)
+{
+	if (unshare(CLONE_NEWNS) < 0 ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+	    mount("none", top, "tmpfs", 0, "size=1m") < 0)
+		return -1;
+	return open(top, O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
+/* top/from bound at top/to, with flags (MS_BIND and any remount's). */
+static int bind(const char *from, const char *to, unsigned long remount)
+{
+	char source[sizeof top + 16], target[sizeof top + 16];
+
+	snprintf(source, sizeof source, "%s/%s", top, from);
+	snprintf(target, sizeof target, "%s/%s", top, to);
+	if (mount(source, target, NULL, MS_BIND, NULL) < 0)
+		return -1;
+	return remount == 0 ? 0 :
+			      mount(NULL, target, NULL,
+				    MS_BIND | MS_REMOUNT | remount, NULL);
+}
+
+/* With statx refused from here on, path in t: err from the kernel and
+ * from the walk. 0 if so, 1 (and what each said) if not, 93 where statx
+ * could not be refused. */
+static int both_refuse_without_statx(int t, const char *path,
+				     uint64_t resolve, int err)
+{
+	char said[256];
+
+	if (refuse_call(SYS_statx, ENOSYS) != 0)
+		return 93;
+	struct openat2_answers a = both_answers(t, path, O_RDONLY, resolve);
+
+	if (a.kernel.err != err || a.fallback.err != err) {
+		fprintf(stderr, "%s, expected %s\n",
+			openat2_answers_describe(said, sizeof said, &a),
+			strerrorname_np(err));
+		return 1;
+	}
+	return 0;
+}
+
+/* world() in a child, which must exit 0. */
+static void in_child(int (*world)(void))
+{
+	pid_t pid = fork();
+	int status;
+
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(world());
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
 
 /*
- * In a mount namespace, a tmpfs:
+ * The tmpfs:
  *   plain/here -> .    a link on the tmpfs's own mount
  *   src/lf -> f, src/f
  *   plain/nsf/         src bound there, nosymfollow: the same device,
  *                      another mount
  * With statx refused, the walk tells mounts apart by nothing but fstatfs:
  * the verdict on a link met in plain/ must not vouch for one met in
- * plain/nsf/.
+ * plain/nsf/ (a link followed in plain/, then one met in plain/nsf/).
  */
 static int nosymfollow_without_statx(void)
 {
-	char src[sizeof top + 8], nsf[sizeof top + 16];
-	int t;
+	int t = tmpfs_in_own_namespace();
 
-	if (unshare(CLONE_NEWNS) < 0 ||
-	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
-	    mount("none", top, "tmpfs", 0, "size=1m") < 0)
+	if (t < 0)
 		return 90;
-	t = open(top, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (t < 0 || mkdirat(t, "plain", 0755) < 0 ||
+	if (mkdirat(t, "plain", 0755) < 0 ||
 	    mkdirat(t, "plain/nsf", 0755) < 0 || mkdirat(t, "src", 0755) < 0 ||
 	    symlinkat(".", t, "plain/here") < 0 ||
 	    close(openat(t, "src/f", O_CREAT | O_WRONLY, 0644)) < 0 ||
 	    symlinkat("f", t, "src/lf") < 0)
 		return 91;
-	snprintf(src, sizeof src, "%s/src", top);
-	snprintf(nsf, sizeof nsf, "%s/plain/nsf", top);
-	if (mount(src, nsf, NULL, MS_BIND, NULL) < 0 ||
-	    mount(NULL, nsf, NULL, MS_BIND | MS_REMOUNT | 256 /* MS_NOSYMFOLLOW */,
-		  NULL) < 0)
+	if (bind("src", "plain/nsf", 256 /* MS_NOSYMFOLLOW */) < 0)
 		return 92;
-	if (refuse_call(SYS_statx, ENOSYS) != 0)
-		return 93;
-	/* A link followed in plain/, then one met in plain/nsf/. */
-	struct openat2_answers a = both_answers(t, "plain/here/nsf/lf",
-						O_RDONLY, B);
-	char said[256];
-
-	if (a.kernel.err != ELOOP || a.fallback.err != ELOOP) {
-		fprintf(stderr, "%s, expected ELOOP\n",
-			openat2_answers_describe(said, sizeof said, &a));
-		return 1;
-	}
-	return 0;
+	return both_refuse_without_statx(t, "plain/here/nsf/lf", B, ELOOP);
 }
 
 static void without_statx_a_nosymfollow_mount_is_still_seen(void **state)
 {
-	pid_t pid = fork();
-	int status;
-
 	(void)state;
-	assert_true(pid >= 0);
-	if (pid == 0)
-		_exit(nosymfollow_without_statx());
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_true(WIFEXITED(status));
-	assert_int_equal(WEXITSTATUS(status), 0);
+	in_child(nosymfollow_without_statx);
+}
+
+/*
+ * The tmpfs:
+ *   src/f
+ *   bound/    src bound there: the same device, another mount
+ * With statx refused, the walk has no mount id from it: only
+ * name_to_handle_at's tells that stepping into bound/ crosses a mount,
+ * which the device cannot (EXDEV, the kernel's answer).
+ */
+static int bind_mount_without_statx(void)
+{
+	int t = tmpfs_in_own_namespace();
+
+	if (t < 0)
+		return 90;
+	if (mkdirat(t, "src", 0755) < 0 || mkdirat(t, "bound", 0755) < 0 ||
+	    close(openat(t, "src/f", O_CREAT | O_WRONLY, 0644)) < 0)
+		return 91;
+	if (bind("src", "bound", 0) < 0)
+		return 92;
+	return both_refuse_without_statx(t, "bound/f", RESOLVE_NO_XDEV, EXDEV);
+}
+
+static void without_statx_a_bind_mount_is_still_a_mount(void **state)
+{
+	(void)state;
+	in_child(bind_mount_without_statx);
 }
 
 static int open_top(void **state)
@@ -493,6 +552,7 @@ static int run_cases(void)
 			make_cached),
 		cmocka_unit_test(a_long_name_is_the_file_systems_to_answer),
 		cmocka_unit_test(without_statx_a_nosymfollow_mount_is_still_seen),
+		cmocka_unit_test(without_statx_a_bind_mount_is_still_a_mount),
 	};
 
 	return cmocka_run_group_tests(tests, open_top, remove_top);
