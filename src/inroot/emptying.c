@@ -45,6 +45,7 @@
 #include <unistd.h>
 
 #include "emptying.h"
+#include "../held_ring.h"
 #include "in_root.h"
 #include "../mount_id.h"
 #include "../sys.h"
@@ -79,9 +80,8 @@ struct place {
 
 struct descent {
 	int top; /* the directory being emptied: level 0 */
-	int level[HELD_LEVELS]; /* level d (1 .. depth) in level[d % HELD_LEVELS] */
-	int depth; /* levels below the top */
-	int held; /* the deepest `held` levels are open */
+	struct held_ring ring; /* levels below the top, the deepest open */
+	int slot[HELD_LEVELS]; /* level d in slot[d % HELD_LEVELS] */
 	int known; /* the places of levels 0 .. known are this walk's */
 	int first_error;
 	struct place near[NEAR_PLACES];
@@ -121,13 +121,14 @@ static int make_place(struct descent *t, int depth)
 
 static int current(const struct descent *t)
 {
-	return t->depth == 0 ? t->top : t->level[t->depth % HELD_LEVELS];
+	return t->ring.depth == 0 ? t->top :
+				    t->slot[t->ring.depth % HELD_LEVELS];
 }
 
 /* An entry of the current directory could not be removed. */
 static void fail(struct descent *t, int err)
 {
-	place(t, t->depth)->failed = true;
+	place(t, t->ring.depth)->failed = true;
 	if (t->first_error == 0)
 		t->first_error = err;
 }
@@ -135,10 +136,12 @@ static void fail(struct descent *t, int err)
 /* The oldest level held let go; never the current one: 0 or -EMFILE. */
 static int let_oldest_go(struct descent *t)
 {
-	if (t->held < 2)
-		return -EMFILE;
-	sys_close(t->level[(t->depth - t->held + 1) % HELD_LEVELS]);
-	t->held--;
+	int oldest = ring_next_to_go(&t->ring);
+
+	if (oldest < 0)
+		return oldest;
+	sys_close(t->slot[oldest % HELD_LEVELS]);
+	t->ring.held--;
 	return 0;
 }
 
@@ -220,7 +223,7 @@ static int remove_one(struct descent *t, int dir, const char *name, int *sub)
 static int remove_gone_through(struct descent *t, int dir, const char *name,
 			       int *sub)
 {
-	struct place *p = place(t, t->depth);
+	struct place *p = place(t, t->ring.depth);
 	int r = call_result(unlinkat(dir, name, AT_REMOVEDIR));
 
 	if (r == -ENOTEMPTY || r == -EEXIST)
@@ -240,27 +243,26 @@ static int enter(struct descent *t, int sub, int64_t at, uint64_t ino)
 {
 	struct place *p;
 	bool again;
-	int err = make_place(t, t->depth + 1);
+	int err = make_place(t, t->ring.depth + 1);
 
 	if (err < 0) {
 		sys_close(sub);
 		return err;
 	}
-	p = place(t, t->depth);
-	again = t->depth < t->known && ino == p->sub_ino;
+	p = place(t, t->ring.depth);
+	again = t->ring.depth < t->known && ino == p->sub_ino;
 	if (ino != p->sub_ino) {
 		p->sub_ino = ino;
 		p->sub_refills = 0;
 	}
 	p->at = at;
-	if (t->held == HELD_LEVELS)
+	if (t->ring.held == HELD_LEVELS)
 		let_oldest_go(t);
-	t->depth++;
-	t->held++;
-	t->level[t->depth % HELD_LEVELS] = sub;
+	ring_push(&t->ring);
+	t->slot[t->ring.depth % HELD_LEVELS] = sub;
 	if (!again) {
-		*place(t, t->depth) = (struct place){ .at = 0 };
-		t->known = t->depth;
+		*place(t, t->ring.depth) = (struct place){ .at = 0 };
+		t->known = t->ring.depth;
 	}
 	return 0;
 }
@@ -282,21 +284,20 @@ static void seek_subdirectory(struct descent *t, int depth, enum seeking what)
  */
 static void leave(struct descent *t)
 {
-	bool failed = place(t, t->depth)->failed;
+	bool failed = place(t, t->ring.depth)->failed;
 
 	sys_close(current(t));
-	t->depth--;
-	t->held--;
-	t->known = t->depth;
+	ring_pop(&t->ring);
+	t->known = t->ring.depth;
 	if (failed)
-		place(t, t->depth)->failed = true;
-	seek_subdirectory(t, t->depth,
+		place(t, t->ring.depth)->failed = true;
+	seek_subdirectory(t, t->ring.depth,
 			  failed ? SEEKING_TO_PASS : SEEKING_TO_REMOVE);
-	if (t->held > 0 || t->depth == 0)
+	if (t->ring.held > 0 || t->ring.depth == 0)
 		return;
-	for (int depth = 0; depth < t->depth; depth++)
+	for (int depth = 0; depth < t->ring.depth; depth++)
 		seek_subdirectory(t, depth, SEEKING_TO_ENTER);
-	t->depth = 0;
+	t->ring.depth = 0;
 }
 
 /* The entry e of the current directory dir, read at position here, as
@@ -305,7 +306,7 @@ static void leave(struct descent *t)
 static int take_entry(struct descent *t, int dir, const struct dirent64_head *e,
 		      int64_t here)
 {
-	struct place *p = place(t, t->depth);
+	struct place *p = place(t, t->ring.depth);
 	enum seeking seeking = p->seeking;
 	int sub = -1, r;
 
@@ -358,7 +359,7 @@ static enum pass_end pass_from(struct descent *t, int64_t position,
 		for (long at = 0; at < n;) {
 			const struct dirent64_head *e =
 				(const void *)(t->buf + at);
-			const struct place *p = place(t, t->depth);
+			const struct place *p = place(t, t->ring.depth);
 			int64_t here = position;
 
 			at += e->reclen;
@@ -379,11 +380,11 @@ static enum pass_end pass_from(struct descent *t, int64_t position,
 	}
 	if (n < 0)
 		fail(t, (int)n);
-	if (place(t, t->depth)->seeking != SEEKING_NOTHING && first)
+	if (place(t, t->ring.depth)->seeking != SEEKING_NOTHING && first)
 		return PASS_FROM_START;
-	if (place(t, t->depth)->seeking != SEEKING_NOTHING) {
-		place(t, t->depth)->seeking = SEEKING_NOTHING;
-		t->known = t->depth;
+	if (place(t, t->ring.depth)->seeking != SEEKING_NOTHING) {
+		place(t, t->ring.depth)->seeking = SEEKING_NOTHING;
+		t->known = t->ring.depth;
 	}
 	return PASS_DONE;
 }
@@ -392,7 +393,7 @@ static enum pass_end pass_from(struct descent *t, int64_t position,
  * a subdirectory, 0 where it came to the end. */
 static int scan(struct descent *t)
 {
-	const struct place *p = place(t, t->depth);
+	const struct place *p = place(t, t->ring.depth);
 	bool seeking = p->seeking != SEEKING_NOTHING;
 	enum pass_end end = pass_from(t, seeking ? p->at : 0, seeking);
 
@@ -408,7 +409,7 @@ int libexecveat_empty_tree(int top)
 	for (;;) {
 		if (scan(&t) == 1)
 			continue;
-		if (t.depth == 0)
+		if (t.ring.depth == 0)
 			break;
 		leave(&t);
 	}

@@ -23,7 +23,7 @@ int libexecveat_step_dotdot(struct walk *w)
 	if (err < 0)
 		return err;
 	w->root_set = true; /* handle_dots: set_root() */
-	if (w->levels.depth > 0)
+	if (w->levels.ring.depth > 0)
 		return libexecveat_pop_level(w);
 	if (w->req.resolve & RESOLVE_BENEATH)
 		return -EXDEV;

@@ -101,19 +101,20 @@ static void let_go(struct levels *l, int fd)
 static int let_oldest_go(struct walk *w)
 {
 	struct levels *l = &w->levels;
-	int oldest = l->depth - l->held + 1;
-	struct level *level = level_at(l, oldest);
+	int oldest = ring_next_to_go(&l->ring);
+	struct level *level;
 	int err;
 
-	if (l->held < 2)
-		return -EMFILE;
+	if (oldest < 0)
+		return oldest;
+	level = level_at(l, oldest);
 	err = libexecveat_identify_level(w, level);
 	if (err < 0)
 		return err;
 	l->digest[oldest] = libexecveat_digest_of(&level->id);
 	let_go(l, level->fd);
 	level->fd = -1;
-	l->held--;
+	l->ring.held--;
 	return 0;
 }
 
@@ -155,17 +156,16 @@ int libexecveat_push_level(struct walk *w, const struct level *next)
 	struct levels *l = &w->levels;
 	int err;
 
-	if (l->depth == MAX_DEPTH) {
+	if (l->ring.depth == MAX_DEPTH) {
 		sys_close(next->fd);
 		return -ENAMETOOLONG;
 	}
-	if (l->held == HELD_MAX && (err = let_oldest_go(w)) < 0) {
+	if (l->ring.held == HELD_MAX && (err = let_oldest_go(w)) < 0) {
 		sys_close(next->fd);
 		return err;
 	}
-	l->depth++;
-	l->held++;
-	*level_at(l, l->depth) = *next;
+	ring_push(&l->ring);
+	*level_at(l, l->ring.depth) = *next;
 	return 0;
 }
 
@@ -177,7 +177,7 @@ int libexecveat_push_level(struct walk *w, const struct level *next)
 static int fetch_level_below(struct walk *w)
 {
 	struct levels *l = &w->levels;
-	int below = l->depth - 1;
+	int below = l->ring.depth - 1;
 	struct level fetched = { .searched = true, .identified = true };
 	int err;
 
@@ -195,7 +195,7 @@ static int fetch_level_below(struct walk *w)
 		return err;
 	}
 	*level_at(l, below) = fetched;
-	l->held++;
+	l->ring.held++;
 	return 0;
 }
 
@@ -205,11 +205,11 @@ int libexecveat_pop_level(struct walk *w)
 	struct levels *l = &w->levels;
 	int err;
 
-	if (l->depth > 1 && l->held < 2 && (err = fetch_level_below(w)) < 0)
+	if (l->ring.depth > 1 && l->ring.held < 2 &&
+	    (err = fetch_level_below(w)) < 0)
 		return err;
 	let_go(l, current_level(w)->fd);
-	l->depth--;
-	l->held--;
+	ring_pop(&l->ring);
 	return 0;
 }
 
@@ -218,10 +218,9 @@ static void let_go_to_bottom(struct walk *w)
 {
 	struct levels *l = &w->levels;
 
-	for (int depth = l->depth - l->held + 1; depth <= l->depth; depth++)
+	for (int depth = ring_oldest(&l->ring); depth <= l->ring.depth; depth++)
 		let_go(l, level_at(l, depth)->fd);
-	l->depth = 0;
-	l->held = 0;
+	l->ring = (struct held_ring){ 0, 0 };
 }
 
 /*
@@ -321,7 +320,7 @@ static int walk_fds(struct levels *l, int fds[WALK_FDS_MAX])
 {
 	int n = 0;
 
-	for (int depth = l->depth - l->held + 1; depth <= l->depth; depth++)
+	for (int depth = ring_oldest(&l->ring); depth <= l->ring.depth; depth++)
 		if (depth > 0)
 			fds[n++] = level_at(l, depth)->fd;
 	for (int i = 0; i < l->spares; i++)
@@ -341,7 +340,8 @@ static int *lowest_walk_fd(struct levels *l, int *const extra[], int n)
 	for (int i = 0; i < n; i++)
 		if (*extra[i] >= 0 && (lowest == NULL || *extra[i] < *lowest))
 			lowest = extra[i];
-	for (int depth = l->depth - l->held + 1; depth <= l->depth; depth++) {
+	for (int depth = ring_oldest(&l->ring); depth <= l->ring.depth;
+	     depth++) {
 		int *fd = &level_at(l, depth)->fd;
 
 		if (depth > 0 && (lowest == NULL || *fd < *lowest))

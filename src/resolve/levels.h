@@ -12,13 +12,13 @@
 
 static inline struct level *level_at(struct levels *l, int depth)
 {
-	return depth == 0 ? &l->bottom : &l->ring[depth % HELD_MAX];
+	return depth == 0 ? &l->bottom : &l->slot[depth % HELD_MAX];
 }
 
 /* The directory the walk stands in. */
 static inline struct level *current_level(struct walk *w)
 {
-	return level_at(&w->levels, w->levels.depth);
+	return level_at(&w->levels, w->levels.ring.depth);
 }
 
 /* openat for the walk, which frees an fd of its own and tries again where

@@ -130,7 +130,7 @@ static int take_last_dotdot(struct walk *w)
 	int s;
 
 	AT_MOMENT(BEFORE_LAST_OPEN, current_level(w)->fd, "..");
-	if (w->levels.depth == 0 && !(w->req.resolve & SCOPED))
+	if (w->levels.ring.depth == 0 && !(w->req.resolve & SCOPED))
 		return libexecveat_open_parent_of_bottom(w);
 	s = libexecveat_step_dotdot(w);
 	return s == STEP_ON ? libexecveat_open_here(w) : s;
@@ -180,8 +180,7 @@ static void init_walk(struct walk *w, int dirfd, const struct request *req)
 	w->req = *req;
 	l->bottom = (struct level){ .fd = dirfd };
 	l->bottom_owned = false;
-	l->depth = 0;
-	l->held = 0;
+	l->ring = (struct held_ring){ 0, 0 };
 	l->spares = 0;
 	l->close_range_refused = false;
 	w->links = 0;

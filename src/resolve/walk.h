@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../held_ring.h"
 #include "../mount_id.h"
 #include "../path_name.h"
 #include "../resolve.h"
@@ -74,14 +75,14 @@ struct level {
 /*
  * The directories held: level 0 (the bottom: dirfd, the cwd, or the
  * process root) and levels 1 .. depth above it, the last `held` of them
- * open in the ring, the rest known by a digest of their identity.
+ * open in the ring (held_ring.h), the rest known by a digest of their
+ * identity.
  */
 struct levels {
 	struct level bottom;
 	bool bottom_owned; /* opened by the walk, so closed by it */
-	int depth;
-	int held;
-	struct level ring[HELD_MAX]; /* level L in ring[L % HELD_MAX] */
+	struct held_ring ring;
+	struct level slot[HELD_MAX]; /* level L in slot[L % HELD_MAX] */
 	int spare[SPARE_MAX]; /* let go, closed at the end */
 	int spares;
 	bool close_range_refused;
