@@ -29,7 +29,10 @@ static ssize_t read_link_text(const struct held_parent *p, char *buf,
 	return len;
 }
 
-static ssize_t not_a_link(int root, const char *path)
+/* A path whose last name is no symlink (".", "..", a trailing slash):
+ * EINVAL once the path is found inside the root, else the lookup's
+ * answer. */
+static ssize_t found_but_no_link(int root, const char *path)
 {
 	int fd = libexecveat_inroot_open(root, path, O_PATH | O_CLOEXEC, 0);
 
@@ -52,7 +55,7 @@ EXECVEAT_EXPORT ssize_t inroot_readlink(int root, const char *path,
 	else if (p.kind == LAST_IS_ROOT)
 		r = -EINVAL; /* the root held, a directory: no lookup in it */
 	else
-		r = not_a_link(root, path);
+		r = found_but_no_link(root, path);
 	libexecveat_release_parent(&p);
 	return r < 0 ? answer((int)r) : r;
 }

@@ -130,11 +130,12 @@ static int follow_magic_link(struct walk *w, struct level *dir)
 /*
  * The step's open said the name is not a directory, or is a link, and
  * readlinkat says it is no link now: it changed since, and is looked at
- * again (the kernel sees one or the other, and never answers ENOTDIR for
- * a name that is a link or a directory), unless it is what it seemed, a
- * file that is not a directory.
+ * again (STEP_AGAIN: the kernel sees one or the other, and never answers
+ * ENOTDIR for a name that is a link or a directory), unless it is what it
+ * seemed, a file that is not a directory (-ENOTDIR).
  */
-static int not_a_link(struct walk *w, struct level *dir, enum step seen)
+static int changed_or_not_a_directory(struct walk *w, struct level *dir,
+				      enum step seen)
 {
 	struct dir_id now;
 
@@ -167,7 +168,7 @@ int libexecveat_follow_link(struct walk *w, enum step seen)
 	AT_MOMENT(BEFORE_READLINK, dir->fd, w->comp.name);
 	n = sys_readlinkat(dir->fd, w->comp.name, u->text, room);
 	if (n == -EINVAL)
-		return not_a_link(w, dir, seen);
+		return changed_or_not_a_directory(w, dir, seen);
 	/* procfs refuses to show a magic link that the caller may not
 	 * follow either (ptrace access): the kernel says so after the checks
 	 * below, when it asks the link for its target. */
