@@ -52,7 +52,9 @@
 #include "execveat.h" /* AT_EXECVE_CHECK */
 #include "fd_held.h"
 #include "proc_fallback.h"
-#include "sys.h"
+#include "syscalls/fds.h"
+#include "syscalls/files.h"
+#include "syscalls/process.h"
 
 /* Step 2: 1 where no name is proven. */
 static int ask_proc_name(int dirfd, int mode)

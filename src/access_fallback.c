@@ -38,7 +38,8 @@
 #include "access_fallback.h"
 #include "access_lookup.h"
 #include "null_check.h"
-#include "sys.h"
+#include "syscalls/files.h"
+#include "syscalls/process.h"
 
 /*
  * The capabilities that change an access check (CAP_DAC_OVERRIDE,
@@ -228,7 +229,7 @@ static int in_child(int (*work)(void *), void *arg, char *stack,
 		return NOT_DONE;
 	pid = clone(child_main, stack + size, CLONE_VM | CLONE_VFORK, &c);
 	/* The C library's clone sets errno where it fails: NOT_DONE says so
-	 * here, and the caller's errno stays as it was (sys.h). */
+	 * here, and the caller's errno stays as it was (syscalls/call.h). */
 	errno = saved_errno;
 	/* CLONE_VFORK: the child has exited; it is reaped here, unless
 	 * another thread's wait with __WALL took it first. */

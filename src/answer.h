@@ -1,7 +1,7 @@
 /*
  * The library's one error convention. Inside, a function that can fail
  * answers a value >= 0 (0, an fd, a length, a count) or -errno; the raw
- * system calls (sys.h) answer so too and leave errno as they found it.
+ * system calls (syscalls/) answer so too and leave errno as they found it.
  * errno is set once, by a public function as it returns, with answer()
  * (musl's __syscall_ret does the same): a call that succeeds leaves errno
  * as the caller had it, and nothing on the way, in a signal handler or a

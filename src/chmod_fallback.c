@@ -48,7 +48,7 @@
 #include "proc_fallback.h"
 #include "proc_fd_dir.h"
 #include "same_file.h"
-#include "sys.h"
+#include "syscalls/files.h"
 
 #ifndef O_PATH
 #define O_PATH 010000000 /* <asm-generic/fcntl.h>; the same on our ABIs */

@@ -29,7 +29,8 @@
 #include "access_fallback.h"
 #include "cloexec_script.h"
 #include "fd_held.h"
-#include "sys.h"
+#include "syscalls/fds.h"
+#include "syscalls/files.h"
 
 static bool anyone_may_execute(mode_t mode)
 {

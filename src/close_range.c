@@ -23,7 +23,7 @@
 #include "execveat.h"
 #include "exports.h"
 #include "fd_range.h"
-#include "sys.h"
+#include "syscalls/fds.h"
 
 #define CLOSE_RANGE_KNOWN_FLAGS (CLOSE_RANGE_UNSHARE | CLOSE_RANGE_CLOEXEC)
 

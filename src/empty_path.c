@@ -13,7 +13,7 @@
 #include <stdbool.h>
 
 #include "execveat.h"
-#include "sys.h"
+#include "syscalls/files.h"
 
 /* Lock-free: the callers run in signal handlers and vfork children. */
 _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "atomic int must be lock-free");

@@ -12,7 +12,8 @@
 #include "execveat.h"
 #include "exports.h"
 #include "null_check.h"
-#include "sys.h"
+#include "syscalls/files.h"
+#include "syscalls/process.h"
 
 EXECVEAT_EXPORT int execveat(int dirfd, const char *pathname,
 			     char *const argv[], char *const envp[], int flags)

@@ -16,7 +16,7 @@
 #include "call_refused.h"
 #include "execveat.h"
 #include "exports.h"
-#include "sys.h"
+#include "syscalls/files.h"
 
 /* A flag no kernel knows (Linux rejects it with EINVAL before it looks at
  * the path): no file can answer it, only a policy. */

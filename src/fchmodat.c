@@ -15,7 +15,7 @@
 #include "chmod_fallback.h"
 #include "execveat.h"
 #include "exports.h"
-#include "sys.h"
+#include "syscalls/files.h"
 
 /*
  * Whether fchmodat2 itself is refused here (this thread, now): flags that

@@ -7,7 +7,8 @@
 #include "fd_held.h"
 #include "fd_range.h"
 #include "same_file.h"
-#include "sys.h"
+#include "syscalls/fds.h"
+#include "syscalls/files.h"
 
 #ifndef O_PATH
 #define O_PATH 010000000 /* <asm-generic/fcntl.h>; the same on our ABIs */

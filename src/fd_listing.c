@@ -13,7 +13,7 @@
 
 #include "fd_range.h"
 #include "proc_fd_dir.h"
-#include "sys.h"
+#include "syscalls/files.h"
 
 /* A listing's name as an fd number; -1 for ".", ".." or anything else. */
 static long fd_number(const char *name)

@@ -8,7 +8,8 @@
 
 #include <stdbool.h>
 
-#include "sys.h"
+#include "syscalls/fds.h"
+#include "syscalls/files.h"
 
 /* What close_range does to one fd: close it, or mark it close-on-exec.
  * A number that is not open answers EBADF, which nothing needs. */

@@ -22,7 +22,8 @@
 #include <limits.h>
 
 #include "fd_range.h"
-#include "sys.h"
+#include "syscalls/fds.h"
+#include "syscalls/files.h"
 
 #define LONG_BITS (CHAR_BIT * sizeof(unsigned long))
 

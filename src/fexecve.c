@@ -12,7 +12,8 @@
 #include "exports.h"
 #include "null_check.h"
 #include "proc_fallback.h"
-#include "sys.h"
+#include "syscalls/files.h"
+#include "syscalls/process.h"
 
 /*
  * A refusal of execveat, once proven (call_refused.h): later calls try

@@ -25,7 +25,7 @@
 #include "exports.h"
 #include "proc_fallback.h"
 #include "stream_keep.h"
-#include "sys.h"
+#include "syscalls/fds.h"
 
 typedef FILE *freopen_fn(const char *, const char *, FILE *);
 

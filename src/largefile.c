@@ -30,7 +30,7 @@
 #include <string.h>
 
 #include "largefile.h"
-#include "sys.h"
+#include "syscalls/process.h"
 
 #if __SIZEOF_LONG__ == 4 && !defined(__x86_64__)
 #define COMPAT_OPENAT_ADDS_NOTHING 1

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "mount_id.h"
-#include "sys.h"
+#include "syscalls/files.h"
 
 /*
  * Asked with no room for the handle, the kernel still writes the mount id

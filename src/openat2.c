@@ -23,7 +23,7 @@
 #include "null_check.h"
 #include "open_how_check.h"
 #include "resolve.h"
-#include "sys.h"
+#include "syscalls/files.h"
 
 /* open_how_check.c reads how as three 64-bit words. */
 _Static_assert(sizeof(struct open_how) == 24 &&

@@ -28,7 +28,8 @@
 #include "mount_id.h"
 #include "pidfd_fdinfo.h"
 #include "proc_fd_dir.h"
-#include "sys.h"
+#include "syscalls/files.h"
+#include "syscalls/process.h"
 
 /* A line of a /proc file that the proof reads: found by its key at the
  * start of a line; the value is what follows the key's tab. */

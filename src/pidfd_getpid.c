@@ -20,7 +20,8 @@
 #include "execveat.h"
 #include "exports.h"
 #include "pidfd_fdinfo.h"
-#include "sys.h"
+#include "syscalls/files.h"
+#include "syscalls/process.h"
 
 /*
  * The kernel's struct pidfd_info as Linux 6.13 published it

@@ -16,7 +16,7 @@
 #include "proc_fallback.h"
 #include "proc_fd_dir.h"
 #include "same_file.h"
-#include "sys.h"
+#include "syscalls/files.h"
 
 /*
  * The process's fd directory first: in a new process it is the cheaper

@@ -12,7 +12,8 @@
 
 #include "proc_fd_dir.h"
 #include "same_file.h"
-#include "sys.h"
+#include "syscalls/fds.h"
+#include "syscalls/files.h"
 
 void libexecveat_fd_name(char name[FD_NAME_SIZE], int fd)
 {

@@ -20,7 +20,8 @@
 
 #include "execveat.h" /* O_EMPTYPATH (Linux 7.2) */
 #include "stream_keep.h"
-#include "sys.h"
+#include "syscalls/fds.h"
+#include "syscalls/files.h"
 
 #ifndef O_LARGEFILE
 #define O_LARGEFILE 0

@@ -16,7 +16,7 @@
 #include "../exports.h"
 #include "in_root.h"
 #include "inroot.h"
-#include "../sys.h"
+#include "../syscalls/files.h"
 
 /* What a call that makes a name answers for the last name "/". */
 #define ROOT_EXISTS (-EEXIST)

@@ -48,7 +48,7 @@
 #include "../held_ring.h"
 #include "in_root.h"
 #include "../mount_id.h"
-#include "../sys.h"
+#include "../syscalls/files.h"
 
 #define HELD_LEVELS 256
 /* Places kept in the walk's own structure; deeper, in memory mapped for

@@ -17,7 +17,8 @@
 #include "in_root.h"
 #include "../open_how_check.h"
 #include "../resolve.h"
-#include "../sys.h"
+#include "../syscalls/fds.h"
+#include "../syscalls/files.h"
 
 /* Linux 7.2's O_EMPTYPATH, which its open(2) keeps, where the kernel
  * has it; asked only of flags with a bit that 6.18 does not know. */

@@ -15,7 +15,7 @@
 #include "../exports.h"
 #include "in_root.h"
 #include "inroot.h"
-#include "../sys.h"
+#include "../syscalls/files.h"
 
 #ifndef RENAME_NOREPLACE
 #define RENAME_NOREPLACE (1U << 0)

@@ -27,7 +27,7 @@
 #include "../exports.h"
 #include "in_root.h"
 #include "inroot.h"
-#include "../sys.h"
+#include "../syscalls/files.h"
 
 #define DIRECTORY_FLAGS (O_PATH | O_DIRECTORY | O_CLOEXEC)
 

@@ -13,7 +13,7 @@
 #include "in_root.h"
 #include "inroot.h"
 #include "../null_check.h"
-#include "../sys.h"
+#include "../syscalls/files.h"
 
 static ssize_t read_link_text(const struct held_parent *p, char *buf,
 			      size_t size)

@@ -27,7 +27,7 @@
 #include "../exports.h"
 #include "in_root.h"
 #include "inroot.h"
-#include "../sys.h"
+#include "../syscalls/files.h"
 
 /* name, a directory of dir on the same mount, emptied and removed. */
 static int remove_directory(int dir, const char *name)

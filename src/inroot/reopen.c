@@ -37,7 +37,7 @@
 #include "inroot.h"
 #include "../proc_fd_dir.h"
 #include "../same_file.h"
-#include "../sys.h"
+#include "../syscalls/files.h"
 
 #ifndef O_TMPFILE
 #define O_TMPFILE (020000000 | O_DIRECTORY)

@@ -9,7 +9,7 @@
 #include <sys/sysmacros.h>
 
 #include "../mount_id.h"
-#include "../sys.h"
+#include "../syscalls/files.h"
 #include "identity.h"
 
 /* Linux's own dev_t encoding (12-bit major, 20-bit minor) fits 32 bits. */

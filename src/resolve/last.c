@@ -19,7 +19,7 @@
 #include <fcntl.h>
 
 #include "../proc_fd_dir.h"
-#include "../sys.h"
+#include "../syscalls/files.h"
 #include "identity.h"
 #include "last.h"
 #include "levels.h"

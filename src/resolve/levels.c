@@ -44,7 +44,8 @@
 #include <errno.h>
 #include <fcntl.h>
 
-#include "../sys.h"
+#include "../syscalls/fds.h"
+#include "../syscalls/files.h"
 #include "identity.h"
 #include "levels.h"
 #include "moment.h"

@@ -22,7 +22,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "../sys.h"
+#include "../syscalls/files.h"
 #include "identity.h"
 #include "levels.h"
 #include "regular.h"

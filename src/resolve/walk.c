@@ -78,7 +78,7 @@
 #include <fcntl.h>
 
 #include "../path_name.h"
-#include "../sys.h"
+#include "../syscalls/files.h"
 #include "dotdot.h"
 #include "identity.h"
 #include "last.h"
