@@ -48,7 +48,6 @@
 #include <errno.h>
 #include <fcntl.h>
 
-#include "access_fallback.h"
 #include "execveat.h" /* AT_EXECVE_CHECK */
 #include "fd_held.h"
 #include "proc_fallback.h"

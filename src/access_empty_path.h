@@ -8,6 +8,12 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+/* The answer where the question cannot be asked without faccessat2
+ * (access_fallback.c, access_lookup.c and access_empty_path.c say
+ * where): faccessat2's own refusal is the answer there, never a guess.
+ * Every part of the fallback may answer it. */
+#define ACCESS_CANNOT_ASK 1
+
 /*
  * The question of mode about dirfd's file (AT_FDCWD: the working
  * directory), of type type (S_IFMT bits, from a lookup of "" at dirfd),

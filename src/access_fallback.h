@@ -9,10 +9,7 @@
 
 #include <stdbool.h>
 
-/* The answer where the question cannot be asked without faccessat2
- * (access_fallback.c and access_lookup.c say where): faccessat2's own
- * refusal is the answer there, never a guess. */
-#define ACCESS_CANNOT_ASK 1
+#include "access_lookup.h" /* ACCESS_CANNOT_ASK */
 
 /* faccessat2(dirfd, path, mode, flags) as the kernel would answer it: 0,
  * -errno, or ACCESS_CANNOT_ASK. Without may_act, a question that

@@ -22,7 +22,6 @@
 #include <sys/statvfs.h>
 
 #include "access_empty_path.h"
-#include "access_fallback.h"
 #include "path_name.h"
 
 /* Whether the symlink at path (dirfd's own file for "") is on a

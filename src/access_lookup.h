@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "access_empty_path.h" /* ACCESS_CANNOT_ASK */
 #include "syscalls/files.h"
 
 #ifndef AT_SYMLINK_NOFOLLOW

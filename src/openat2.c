@@ -22,6 +22,7 @@
 #include "largefile.h"
 #include "null_check.h"
 #include "open_how_check.h"
+#include "openat2.h"
 #include "resolve.h"
 #include "syscalls/files.h"
 

@@ -16,7 +16,7 @@
 #include "../empty_path.h"
 #include "in_root.h"
 #include "../open_how_check.h"
-#include "../resolve.h"
+#include "../openat2.h"
 #include "../syscalls/fds.h"
 #include "../syscalls/files.h"
 

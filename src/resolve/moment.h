@@ -2,7 +2,9 @@
  * The moments between two system calls of a step where an attacker would
  * act. Test builds (EXECVEAT_RESOLVE_TEST_HOOKS) call out at each, so
  * that the attack can be made at exactly that moment
- * (tests/test_resolve_attacks.c); other builds make no call.
+ * (tests/openat2/test_resolve_attacks.c, and through the operations
+ * beneath a root tests/inroot/race/test_inroot_race_moments.c); other
+ * builds make no call.
  */
 #ifndef EXECVEAT_RESOLVE_MOMENT_H
 #define EXECVEAT_RESOLVE_MOMENT_H
