@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "heap_counter.h"
-#include "resolve.h"
+#include "resolve/resolve.h"
 #include "resolve_shapes.h"
 
 #define B RESOLVE_BENEATH

@@ -14,7 +14,7 @@
  * EINVAL before looking at anything; ENOSYS or EPERM is a refusal, where
  * the library's openat2() resolves paths itself.
  *
- * proc: the library's own proof (src/proc_fallback.c, built into fexec
+ * proc: the library's own proof (src/proc/proc_fd_name.c, built into fexec
  * too), so that the answer is the one fexecve would get: the fd directory
  * (/proc/self/fd, or for a thread with a table of its own
  * /proc/thread-self/fd) must be on procfs, and its entry N the very file
@@ -24,12 +24,12 @@
  * with EINVAL before doing anything (first above last; flags it does not
  * know). Where either is refused, the line says which way the library's
  * closefrom or fchmodat goes instead, judged by the library's own proof
- * of the fd directory (src/proc_fd_dir.c: procfs, and this very table).
+ * of the fd directory (src/proc/proc_fd_dir.c: procfs, and this very table).
  *
  * PIDFD_GET_INFO (Linux 6.13): the ioctl on a pidfd of fexec itself.
  * Where it fails (ENOTTY before 6.13, or a policy's refusal), the line
  * says whether pidfd_getpid() can read a proven fdinfo instead, judged by
- * the library's own proof (src/pidfd_fdinfo.c).
+ * the library's own proof (src/proc/pidfd_fdinfo.c).
  * freopen(NULL, mode, stream): which way the library's goes, from Linux
  * 7.2's O_EMPTYPATH (an fd's own file opened again, asked of the working
  * directory) and the proof of the proc line.
@@ -52,9 +52,9 @@
 #include <unistd.h>
 
 #include "execveat.h"
-#include "proc_fallback.h"
-#include "pidfd_fdinfo.h"
-#include "proc_fd_dir.h"
+#include "proc/proc_fd_name.h"
+#include "proc/pidfd_fdinfo.h"
+#include "proc/proc_fd_dir.h"
 
 struct verdict {
 	bool usable;

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "../exports.h"
-#include "in_root.h"
+#include "held_parent.h"
 #include "inroot.h"
 #include "../syscalls/files.h"
 

@@ -45,9 +45,9 @@
 #include <unistd.h>
 
 #include "emptying.h"
-#include "../held_ring.h"
-#include "in_root.h"
-#include "../mount_id.h"
+#include "../path/held_ring.h"
+#include "held_parent.h"
+#include "../path/mount_id.h"
 #include "../syscalls/files.h"
 
 #define HELD_LEVELS 256

@@ -7,16 +7,16 @@
  * rename elsewhere cannot take it outside the root. The part of the path
  * before the last name goes through openat2 with RESOLVE_IN_ROOT, which
  * gives the same guarantee for every component it walks, whether the
- * kernel answers it or the library's own walk does (src/openat2.c
+ * kernel answers it or the library's own walk does (src/openat2/openat2.c
  * decides which, as for any caller of openat2).
  */
 #define _GNU_SOURCE /* O_PATH */
 #include <string.h>
 
-#include "../empty_path.h"
-#include "in_root.h"
-#include "../open_how_check.h"
-#include "../openat2.h"
+#include "../openat2/empty_path.h"
+#include "held_parent.h"
+#include "../openat2/open_how_check.h"
+#include "../openat2/openat2.h"
 #include "../syscalls/fds.h"
 #include "../syscalls/files.h"
 

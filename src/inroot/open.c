@@ -4,13 +4,13 @@
  * up and opens the last component in one step, as the kernel's open
  * does (a dangling last link followed by O_CREAT creates its target,
  * inside the root). The flags are taken as open(2) takes them, and every
- * fd is close-on-exec (in_root.h: libexecveat_inroot_how).
+ * fd is close-on-exec (held_parent.h: libexecveat_inroot_how).
  */
 #define _GNU_SOURCE /* O_PATH */
 #include <fcntl.h>
 
 #include "../exports.h"
-#include "in_root.h"
+#include "held_parent.h"
 #include "inroot.h"
 
 #ifndef O_TMPFILE

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "../exports.h"
-#include "in_root.h"
+#include "held_parent.h"
 #include "inroot.h"
 
 static int remove_name(int root, const char *path, int flags)

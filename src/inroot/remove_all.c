@@ -25,7 +25,7 @@
 
 #include "emptying.h"
 #include "../exports.h"
-#include "in_root.h"
+#include "held_parent.h"
 #include "inroot.h"
 #include "../syscalls/files.h"
 

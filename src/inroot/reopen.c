@@ -18,7 +18,7 @@
  * 4. else EOPNOTSUPP: a name looked up again is what this refuses to do.
  *
  * The flags are taken as open(2) takes them, and the new fd is
- * close-on-exec (in_root.h: libexecveat_inroot_how). The open's answers
+ * close-on-exec (held_parent.h: libexecveat_inroot_how). The open's answers
  * that need no open are given first, alike in every step: ENOTDIR for
  * O_DIRECTORY on a file, EISDIR for a directory opened to write.
  * O_NOFOLLOW is dropped in step 3: following the fd's entry is the
@@ -31,12 +31,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../empty_path.h"
+#include "../openat2/empty_path.h"
 #include "../exports.h"
-#include "in_root.h"
+#include "held_parent.h"
 #include "inroot.h"
-#include "../proc_fd_dir.h"
-#include "../same_file.h"
+#include "../proc/proc_fd_dir.h"
+#include "../path/same_file.h"
 #include "../syscalls/files.h"
 
 #ifndef O_TMPFILE

@@ -2,7 +2,7 @@
  * ".." (the kernel's handle_dots and follow_dotdot). A walk that asks the
  * kernel for ".." escapes its root under a rename race: a directory moved
  * out of the tree has a new parent, and the kernel's ".." is that new
- * parent (walk.c). Here ".." goes back to the level the walk came from,
+ * parent (resolve.c). Here ".." goes back to the level the walk came from,
  * which it holds, or fetches again and proves (levels.c); at the bottom,
  * BENEATH refuses and IN_ROOT stays where it is. Only an unscoped walk
  * asks the kernel for the bottom's "..": it has no root to leave. ".."

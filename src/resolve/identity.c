@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <sys/sysmacros.h>
 
-#include "../mount_id.h"
+#include "../path/mount_id.h"
 #include "../syscalls/files.h"
 #include "identity.h"
 

@@ -18,13 +18,13 @@
 #include <errno.h>
 #include <fcntl.h>
 
-#include "../proc_fd_dir.h"
+#include "../proc/proc_fd_dir.h"
 #include "../syscalls/files.h"
 #include "identity.h"
 #include "last.h"
 #include "levels.h"
 #include "moment.h"
-#include "regular.h"
+#include "open_answer.h"
 
 /* What the lookup does with a link as the last name. */
 enum last_link { LINK_KEPT, LINK_FOLLOWED };
@@ -36,7 +36,7 @@ enum last_link { LINK_KEPT, LINK_FOLLOWED };
  *
  * Under RESOLVE_NO_XDEV the name may not be a mount point (its identity
  * is then the mounted root's): judged by name, before the open. Mounts do
- * not change during a call (the threat model in walk.c), and no rename
+ * not change during a call (the threat model in resolve.c), and no rename
  * can make a name a mount point, so the open finds what was judged.
  *
  * RESOLVE_CACHED: the kernel answers from its caches, or EAGAIN, which it
@@ -227,7 +227,7 @@ int libexecveat_open_parent_of_bottom(struct walk *w)
 /*
  * The file of the O_PATH fd target, opened again with the caller's flags:
  * through this thread's fd directory, proven to be procfs and this
- * thread's own table (src/proc_fd_dir.c), and then proven to be target's
+ * thread's own table (src/proc/proc_fd_dir.c), and then proven to be target's
  * file once open; under OPENAT2_REGULAR by O_EMPTYPATH, which the kernel
  * then has, with no /proc.
  * Nothing is looked up by the magic link's name again: what another

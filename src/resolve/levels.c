@@ -1,7 +1,7 @@
 /*
  * The directories the walk holds: its own chain of fds, so that ".." goes
  * back to a directory it came through and never to the kernel's idea of
- * a parent (walk.c says why that matters). The kernel's walk holds its
+ * a parent (resolve.c says why that matters). The kernel's walk holds its
  * chain by reference and pays nothing for it; here each level is an fd:
  * one openat per directory, nothing more, until something needs a
  * level's identity.

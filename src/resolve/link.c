@@ -13,11 +13,11 @@
 #include <unistd.h>
 
 #include "../syscalls/files.h"
+#include "components.h"
 #include "identity.h"
 #include "levels.h"
 #include "link.h"
 #include "moment.h"
-#include "unwalked.h"
 
 #define ST_NOSYMFOLLOW_FLAG 0x2000 /* statfs f_flags, Linux 5.10 */
 /* procfs numbers its registered entries (self, thread-self, mounts, net,

@@ -3,9 +3,8 @@
  * parts, what the caller asked (struct request), the directories held
  * (struct levels), the path still to walk (struct unwalked) and the name
  * being looked up (struct component), and the few facts the steps learn
- * on the way (struct walk's other fields).
- * walk.c has the threat model, the loop and the map of the steps to the
- * kernel's fs/namei.c.
+ * on the way (struct walk's other fields). resolve.c has the threat
+ * model, the loop and the map of the steps to the kernel's fs/namei.c.
  */
 #ifndef EXECVEAT_RESOLVE_WALK_H
 #define EXECVEAT_RESOLVE_WALK_H
@@ -15,10 +14,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../held_ring.h"
-#include "../mount_id.h"
-#include "../path_name.h"
-#include "../resolve.h"
+#include "../path/held_ring.h"
+#include "../path/mount_id.h"
+#include "../path/path_name.h"
+#include "execveat.h" /* RESOLVE_ flags */
 #include "moment.h"
 
 #define MAX_LINKS 40 /* the kernel's MAXSYMLINKS, over the whole lookup */
@@ -119,7 +118,7 @@ struct walk {
 
 /*
  * What a step did: one of these (never negative), or -errno where the
- * lookup fails. The loop (walk.c) takes the next step; a step never calls
+ * lookup fails. The loop (resolve.c) takes the next step; a step never calls
  * another step.
  */
 enum step {

@@ -9,7 +9,7 @@
 
 #include "openat2_again.h"
 #include "openat2_oracle.h"
-#include "resolve.h"
+#include "resolve/resolve.h"
 
 int openat2_kernel_side(int dirfd, const char *path,
 			const struct open_how *how)

@@ -37,7 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "resolve.h"
+#include "resolve/resolve.h"
 
 #ifndef RENAME_EXCHANGE
 #define RENAME_EXCHANGE (1 << 1)

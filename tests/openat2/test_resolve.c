@@ -26,7 +26,7 @@
 
 #include "openat2_oracle.h"
 #include "refuse_call.h"
-#include "resolve.h"
+#include "resolve/resolve.h"
 
 #define B RESOLVE_BENEATH
 #define R RESOLVE_IN_ROOT

@@ -1,5 +1,5 @@
 /*
- * fchmodat's step without /proc (src/chmod_fallback.c) when the name
+ * fchmodat's step without /proc (src/chmod/chmod_fallback.c) when the name
  * changes between the lookup and the reopen: the file first looked up is
  * the one whose (st_dev, st_ino) the step is given; the name is then made
  * to name another file, a symlink, or a FIFO, as a rename racing with the
@@ -39,7 +39,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "chmod_fallback.h"
+#include "chmod/chmod_fallback.h"
 #include "proc_mounts.h"
 #include "record_lock.h"
 

@@ -1,7 +1,7 @@
 /*
  * fexecve's fallback looks into a close-on-exec file before it execs the
  * file's /proc name, to refuse a "#!" script as execveat does
- * (src/cloexec_script.c). Each case holds a POSIX record lock on the file
+ * (src/exec/cloexec_script.c). Each case holds a POSIX record lock on the file
  * through one fd (or the same) and calls fexecve, first with execveat there
  * (the kernel's answer), then with it refused (ENOSYS, the fallback
  * through a real /proc): both must answer the errno the case names (the

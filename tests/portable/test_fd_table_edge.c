@@ -1,6 +1,6 @@
 /*
  * The fd table's edge, as closefrom and the fd searches without /proc
- * prove it with select(2) (src/fd_scan.c): in a process with a few fds
+ * prove it with select(2) (src/fd_table/fd_scan.c): in a process with a few fds
  * it is proven, and every number from it up is closed; where an fd of 700
  * has grown the table past what a 1024-bit set can prove, it is not (0),
  * and the scans run to their bound. Under qemu-user too, whose pselect6
@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "fd_range.h"
+#include "fd_table/fd_range.h"
 
 static int failed;
 

@@ -3,7 +3,7 @@
  * opens it: on every build, and what it is for, on 32-bit ones.
  *
  * The kernel's openat2 adds O_LARGEFILE to every open but O_PATH on a
- * 64-bit kernel, also for a 32-bit program (src/largefile.c). The
+ * 64-bit kernel, also for a 32-bit program (src/openat2/largefile.c). The
  * fallback's walk ends in the compat openat, which adds nothing: without
  * the flag, opening a file over 2 GiB answers EOVERFLOW and a write past
  * 2 GiB EFBIG (a truncation past it, EINVAL). Each case opens a sparse
