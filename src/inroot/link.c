@@ -70,7 +70,7 @@ static int link_source(int root, const char *target, struct held_parent *p)
  */
 static bool links_by_fd(int dir)
 {
-	return linkat(dir, "", -1, "x", AT_EMPTY_PATH) < 0 && errno == EBADF;
+	return call_result(linkat(dir, "", -1, "x", AT_EMPTY_PATH)) == -EBADF;
 }
 
 /*
