@@ -2,7 +2,11 @@
  * openat2's fallback, step by step: each test drives one step of the walk
  * (a name, a "..", a link, a jump to the root, the last component) through
  * libexecveat_resolve_open and asserts the kernel's answer, which
- * openat2(2) documents and the kernel's own openat2 gives here too.
+ * openat2(2) documents and the kernel's own openat2 gives here too. Where
+ * an answer is compared with the kernel's, the walk is asked as openat2's
+ * fallback asks it (libexecveat_resolve_open_as_openat2), with the flags
+ * the system call adds: a 32-bit program's fd carries O_LARGEFILE from
+ * either.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -54,7 +58,8 @@ static struct openat2_answers both_answers_at(int dirfd, const char *path,
 
 	if ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE)
 		how.mode = 0600;
-	return openat2_oracle(libexecveat_resolve_open, dirfd, path, &how);
+	return openat2_oracle(libexecveat_resolve_open_as_openat2, dirfd, path,
+			      &how);
 }
 
 /* A kernel before 5.6 has no openat2 to ask: the resolver alone is

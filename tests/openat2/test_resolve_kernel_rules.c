@@ -49,7 +49,8 @@
 static char top[] = "/tmp/resolve-kernel-rules-XXXXXX";
 static int top_fd = -1;
 
-/* The question, asked of the resolver and of the kernel's openat2
+/* The question, asked of the resolver as openat2's fallback asks it (with
+ * the flags the system call adds) and of the kernel's openat2
  * (openat2_oracle.h). */
 static struct openat2_answers both_answers(int dirfd, const char *path,
 					   int flags, unsigned int resolve)
@@ -58,7 +59,8 @@ static struct openat2_answers both_answers(int dirfd, const char *path,
 				.mode = (flags & O_CREAT) ? 0600 : 0,
 				.resolve = resolve };
 
-	return openat2_oracle(libexecveat_resolve_open, dirfd, path, &how);
+	return openat2_oracle(libexecveat_resolve_open_as_openat2, dirfd, path,
+			      &how);
 }
 
 /* The kernel and the fallback give the same answer, and it is want
