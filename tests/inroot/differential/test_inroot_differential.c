@@ -1,7 +1,7 @@
 /*
  * Every operation of inroot.h against the kernel's own call in a chroot
  * to the same root: the same return (an fd of the same file with the
- * same access mode, 0, or a length), the same errno, and the same tree
+ * same flags, 0, or a length), the same errno, and the same tree
  * afterwards.
  *
  * The trees (question_set.c) hold files, directories, a FIFO, relative
@@ -16,7 +16,7 @@
  * following the last name: tests/inroot/common/kernel_side.c), then of
  * the library, beneath an fd of its copy. A copy is compared with its
  * twin by a canonical listing (tree.h); an fd by the path of its file in
- * the listing (dev/ino) and its F_GETFL access mode and O_PATH.
+ * the listing (dev/ino) and its F_GETFL flags (inroot_same_fd_flags).
  *
  * The library answers in four worlds, each a forked child: openat2
  * there (the kernel walks), openat2 refused with ENOSYS, refused with
