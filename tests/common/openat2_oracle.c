@@ -68,6 +68,8 @@ struct openat2_answers openat2_oracle(openat2_side_fn *fallback, int dirfd,
 	} while (openat2_ask_again(&again, how->resolve,
 				   openat2_either_eagain(a.kernel.err,
 							 a.fallback.err)));
+	a.kernel_unanswered = openat2_kernel_unanswered(&again, how->resolve,
+							a.kernel.err);
 	return a;
 }
 
