@@ -1522,7 +1522,8 @@ int main(void)
 
 	if (err != 0) {
 		printf("SKIP: cannot save and set fs.protected_*: %s\n",
-		       strerror(err));
+		       err == ETIMEDOUT ? "their lock stayed taken (above)" :
+					  strerror(err));
 		return 77;
 	}
 	if (unshare(CLONE_NEWNS | CLONE_NEWPID) < 0) {
@@ -1552,6 +1553,7 @@ int main(void)
 	}
 	protected_sysctls_child(pid);
 	protected_sysctls_restore_on_signals(remove_world);
+	protected_sysctls_start_timeout();
 	if (waitpid(pid, &status, 0) != pid)
 		die("waitpid");
 	if (WIFSIGNALED(status))

@@ -531,12 +531,14 @@ int main(void)
 	err = protected_sysctls_save();
 	if (err != 0) {
 		printf("SKIP: cannot save and set fs.protected_*: %s\n",
-		       strerror(err));
+		       err == ETIMEDOUT ? "their lock stayed taken (above)" :
+					  strerror(err));
 		return 77;
 	}
 	/* Before the fork, whose child sets the values: a signal from
-	 * here on gives them back. */
+	 * here on gives them back, the timeout's too. */
 	protected_sysctls_restore_on_signals(NULL);
+	protected_sysctls_start_timeout();
 	pid = fork();
 	if (pid == 0)
 		_exit(run_cases());

@@ -2,7 +2,15 @@
  * The tests that compare with the kernel's openat2, run again and again
  * while directories are renamed: none may fail.
  *
- *   rename-storm SECONDS COMMAND [ARGS...] [-- COMMAND [ARGS...]]...
+ *   rename-storm [--protected-sysctls] SECONDS COMMAND [ARGS...]
+ *                [-- COMMAND [ARGS...]]...
+ *
+ * --protected-sysctls: the commands set the fs.protected_* sysctls
+ * (the differential), under a lock of every such run on the machine
+ * (protected_sysctls.h). The storm waits for that lock before it starts,
+ * not with its renamers already spinning, holds it for its commands, and
+ * then starts its own timeout (PROTECTED_SYSCTLS_TIMEOUT), which meson's
+ * is not: that would count the wait.
  *
  * Every rename on the machine makes a scoped ".." (RESOLVE_BENEATH,
  * RESOLVE_IN_ROOT) that it races answer EAGAIN (rename_lock is global),
@@ -43,6 +51,7 @@
 #include <unistd.h>
 
 #include "openat2_again.h"
+#include "protected_sysctls.h"
 
 #define BURST_MS 50
 #define REST_MS 10
@@ -308,7 +317,10 @@ static int run_once(struct command *c, unsigned int index)
 		if (errno != EINTR)
 			die("waitpid");
 		if (stop_signal) {
-			kill(pid, SIGKILL);
+			/* Not SIGKILL: a command that set the
+			 * fs.protected_* sysctls gives them back on
+			 * SIGTERM. */
+			kill(pid, SIGTERM);
 			waitpid(pid, NULL, 0);
 			return -1;
 		}
@@ -412,10 +424,14 @@ int main(int argc, char **argv)
 	double started, seconds;
 	unsigned int n;
 	int result;
+	bool sysctls = argc > 1 && strcmp(argv[1], "--protected-sysctls") == 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	argc -= sysctls;
+	argv += sysctls;
 	if (argc < 3 || (seconds = strtod(argv[1], NULL)) <= 0) {
-		fprintf(stderr, "usage: rename-storm SECONDS COMMAND [ARGS...] "
+		fprintf(stderr, "usage: rename-storm [--protected-sysctls] "
+				"SECONDS COMMAND [ARGS...] "
 				"[-- COMMAND [ARGS...]]...\n");
 		return 2;
 	}
@@ -426,6 +442,19 @@ int main(int argc, char **argv)
 		die("setup");
 	sigaction(SIGTERM, &stop, NULL);
 	sigaction(SIGINT, &stop, NULL);
+	sigaction(SIGALRM, &stop, NULL); /* its own timeout */
+	if (sysctls) {
+		int err = protected_sysctls_hold_for_children();
+
+		if (err != 0) {
+			printf("SKIP: the fs.protected_* sysctls' lock: %s\n",
+			       err == ETIMEDOUT ? "it stayed taken (above)" :
+						  strerror(err));
+			remove_work();
+			return 77;
+		}
+		protected_sysctls_start_timeout();
+	}
 
 	pid_t renamers[MAX_RENAMERS];
 	unsigned int n_renamers = start_storm(renamers, storm);
@@ -452,7 +481,10 @@ int main(int argc, char **argv)
 	stop_storm(renamers, n_renamers);
 	remove_work();
 	if (result < 0) {
-		printf("rename-storm: stopped by signal %d\n", (int)stop_signal);
+		printf("rename-storm: stopped by signal %d%s\n",
+		       (int)stop_signal, stop_signal == SIGALRM ?
+			       " (TIMEOUT: its own, the wait for the lock not "
+			       "counted)" : "");
 		signal((int)stop_signal, SIG_DFL);
 		raise((int)stop_signal);
 	}
