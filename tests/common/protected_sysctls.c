@@ -20,7 +20,6 @@
 #define LOCK_FILE "/tmp/libexecveat-protected-sysctls.lock"
 /* The fd of the lock a parent holds for its children. */
 #define LOCK_FD_ENV "PROTECTED_SYSCTLS_LOCK_FD"
-#define WAIT_POLL_NS 200000000L
 #define SAY_EVERY_SECONDS 60
 
 static const char *const files[] = {
@@ -105,40 +104,56 @@ static void say_holder(int lock)
 		return; /* a waiter then says "another program" */
 }
 
-/* Waits for the lock for at most PROTECTED_SYSCTLS_WAIT_SECONDS, saying
- * who holds it once a minute. 0, ETIMEDOUT or an errno. */
+static void wake_up(int sig)
+{
+	(void)sig; /* only interrupts flock */
+}
+
+/*
+ * Waits for the lock for at most PROTECTED_SYSCTLS_WAIT_SECONDS, saying
+ * who holds it once a minute. A blocking flock, which the kernel wakes
+ * when the lock is given back, as it wakes the other runs waiting (a
+ * waiter that only tried now and then would lose it to them, run after
+ * run); a SIGALRM of its own interrupts it each minute. 0, ETIMEDOUT or
+ * an errno.
+ */
 static int wait_for(int lock)
 {
-	struct timespec started, pause = { 0, WAIT_POLL_NS };
-	double next_say = 0, waited;
+	struct sigaction wake = { .sa_handler = wake_up }, before;
+	struct timespec started;
+	double waited = 0;
 	char holder[64];
+	int err = 0;
 
+	if (flock(lock, LOCK_EX | LOCK_NB) == 0)
+		return 0;
 	clock_gettime(CLOCK_MONOTONIC, &started);
-	while (flock(lock, LOCK_EX | LOCK_NB) != 0) {
-		if (errno != EWOULDBLOCK && errno != EINTR)
-			return errno;
-		waited = seconds_since(&started);
+	sigaction(SIGALRM, &wake, &before); /* no SA_RESTART */
+	while (err == 0) {
 		holder_of(lock, holder, sizeof holder);
 		if (waited >= PROTECTED_SYSCTLS_WAIT_SECONDS) {
 			printf("the fs.protected_* sysctls' lock (%s) stayed "
 			       "with %s for %d minutes: not waiting longer\n",
 			       LOCK_FILE, holder,
 			       PROTECTED_SYSCTLS_WAIT_SECONDS / 60);
-			fflush(stdout);
-			return ETIMEDOUT;
+			err = ETIMEDOUT;
+			break;
 		}
-		if (waited >= next_say) {
-			printf("waiting for %s to give the fs.protected_* "
-			       "sysctls back (%s): %.0f s so far, at most %d "
-			       "minutes, not counted in this test's timeout\n",
-			       holder, LOCK_FILE, waited,
-			       PROTECTED_SYSCTLS_WAIT_SECONDS / 60);
-			fflush(stdout);
-			next_say += SAY_EVERY_SECONDS;
-		}
-		nanosleep(&pause, NULL);
+		printf("waiting for %s to give the fs.protected_* sysctls "
+		       "back (%s): %.0f s so far, at most %d minutes, not "
+		       "counted in this test's timeout\n", holder, LOCK_FILE,
+		       waited, PROTECTED_SYSCTLS_WAIT_SECONDS / 60);
+		fflush(stdout);
+		alarm(SAY_EVERY_SECONDS);
+		if (flock(lock, LOCK_EX) == 0)
+			break;
+		err = errno == EINTR ? 0 : errno;
+		waited = seconds_since(&started);
 	}
-	return 0;
+	alarm(0);
+	sigaction(SIGALRM, &before, NULL);
+	fflush(stdout);
+	return err;
 }
 
 /* The lock, held until the process ends (its fd is never closed): the
