@@ -73,6 +73,14 @@ struct openat2_answers openat2_oracle(openat2_side_fn *fallback, int dirfd,
 	return a;
 }
 
+bool openat2_kernel_judges(const struct openat2_answers *a, const char *what)
+{
+	if (a->kernel_unanswered)
+		openat2_say_not_judged(what, "the fallback's answer checked "
+				       "alone");
+	return !a->kernel_unanswered;
+}
+
 /* openat2(3), NOTES: the fallback opens the last component itself, and
  * F_GETFL may show how: O_NOFOLLOW on whatever it opened (following links
  * or not), O_DIRECTORY where the path (or a link's text) ended in a slash,

@@ -79,6 +79,12 @@ enum openat2_verdict openat2_compare(const struct openat2_answer *k,
 				     const struct openat2_answer *f,
 				     uint64_t asked);
 
+/* Whether the kernel's answer can judge the fallback's: not where renames
+ * kept it from any (kernel_unanswered), which it then says on stdout
+ * ("not judged: what: ..."), the fallback's answer left to be checked
+ * alone. */
+bool openat2_kernel_judges(const struct openat2_answers *a, const char *what);
+
 /* True when the answers agree (the same, or the documented flags). */
 int openat2_agree(const struct openat2_answers *a, uint64_t asked);
 

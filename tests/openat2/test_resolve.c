@@ -28,7 +28,6 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "openat2_again.h"
 #include "openat2_oracle.h"
 #include "refuse_call.h"
 #include "resolve.h"
@@ -70,13 +69,9 @@ static bool kernel_answered(const struct openat2_answers *a, const char *path)
 {
 	char what[80];
 
-	if (a->kernel_unanswered) {
-		snprintf(what, sizeof what, "%.60s%s", path,
-			 strlen(path) > 60 ? "..." : "");
-		openat2_say_not_judged(what, "the resolver's answer checked "
-				       "alone");
-	}
-	return a->kernel.err != ENOSYS && !a->kernel_unanswered;
+	snprintf(what, sizeof what, "%.60s%s", path,
+		 strlen(path) > 60 ? "..." : "");
+	return openat2_kernel_judges(a, what) && a->kernel.err != ENOSYS;
 }
 
 /* The resolver opens what `expected` (relative to the root, not

@@ -63,24 +63,13 @@ static struct openat2_answers both_answers(int dirfd, const char *path,
 			      &how);
 }
 
-/* Whether the kernel answered a, which says so where renames elsewhere
- * kept its scoped walk from any answer (openat2_again.h): the fallback's
- * answer is then checked alone. */
-static bool kernel_answered(const struct openat2_answers *a, const char *path)
-{
-	if (a->kernel_unanswered)
-		openat2_say_not_judged(path, "the fallback's answer checked "
-				       "alone");
-	return !a->kernel_unanswered;
-}
-
 /* The kernel and the fallback give the same answer, and it is want
  * (an errno, or 0 for a file). */
 static void both_answer(int dirfd, const char *path, int flags,
 			unsigned int resolve, int want)
 {
 	struct openat2_answers a = both_answers(dirfd, path, flags, resolve);
-	bool judged = kernel_answered(&a, path);
+	bool judged = openat2_kernel_judges(&a, path);
 	char said[256];
 
 	if (a.fallback.err != want ||
@@ -256,7 +245,7 @@ static void protected_symlinks_at_0_the_fallback_still_refuses(void **state)
 	(void)state;
 	set_sysctls(0, 0, 0);
 	a = both_answers(top_fd, "sticky/other", O_RDONLY, B);
-	if ((kernel_answered(&a, "sticky/other") && a.kernel.err != 0) ||
+	if ((openat2_kernel_judges(&a, "sticky/other") && a.kernel.err != 0) ||
 	    a.fallback.err != EACCES)
 		fail_msg("%s: expected a file and EACCES",
 			 openat2_answers_describe(said, sizeof said, &a));

@@ -256,7 +256,7 @@ static int row_dirfd(const struct row *r)
  * CHILD_ codes, or KERNEL_UNANSWERED where openat2 is the kernel's (not
  * refused). A scoped ".." that a rename raced is asked again
  * (openat2_again.h). */
-static int library_answer(const struct row *r, bool kernels)
+static int library_answer(const struct row *r, bool openat2_is_kernels)
 {
 	int before = open_fd_count();
 	struct openat2_again again;
@@ -267,7 +267,8 @@ static int library_answer(const struct row *r, bool kernels)
 		fd = openat2(row_dirfd(r), r->path, make_how(r), row_size(r));
 	while (fd < 0 && openat2_ask_again(&again, r->resolve, errno));
 	answer = fd >= 0 ? OPENED : errno;
-	if (kernels && openat2_kernel_unanswered(&again, r->resolve, answer))
+	if (openat2_is_kernels &&
+	    openat2_kernel_unanswered(&again, r->resolve, answer))
 		answer = KERNEL_UNANSWERED;
 
 	if (fd >= 0) {
