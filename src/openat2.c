@@ -77,6 +77,20 @@ static uint64_t newer_open_flags(void)
 #endif
 }
 
+/* The walk, with the flags the kernel's system call adds after its checks:
+ * a 32-bit process on a 64-bit kernel gets O_LARGEFILE (largefile.c). */
+int libexecveat_resolve_open_as_openat2(int dirfd, const char *path,
+					const struct open_how *how)
+{
+	struct open_how as_kernel = {
+		.flags = how->flags | libexecveat_openat2_added_flags(how->flags),
+		.mode = how->mode,
+		.resolve = how->resolve,
+	};
+
+	return libexecveat_resolve_open(dirfd, path, &as_kernel);
+}
+
 /* What the kernel would have answered, without the kernel's openat2. */
 int libexecveat_open_without_openat2(int dirfd, const char *path,
 				const struct open_how *how, size_t size)
@@ -90,15 +104,7 @@ int libexecveat_open_without_openat2(int dirfd, const char *path,
 		errno = err;
 		return -1;
 	}
-	/* The flags the kernel's system call adds after its checks: a 32-bit
-	 * process on a 64-bit kernel gets O_LARGEFILE (largefile.c). */
-	struct open_how as_kernel = {
-		.flags = how->flags | libexecveat_openat2_added_flags(how->flags),
-		.mode = how->mode,
-		.resolve = how->resolve,
-	};
-
-	return libexecveat_resolve_open(dirfd, path, &as_kernel);
+	return libexecveat_resolve_open_as_openat2(dirfd, path, how);
 }
 
 __typeof__(openat2) libexecveat_openat2;

@@ -18,6 +18,16 @@
 int libexecveat_resolve_open(int dirfd, const char *path,
 			     const struct open_how *how);
 
+/*
+ * The walk as openat2's fallback makes it once the arguments have passed
+ * the kernel's checks (src/openat2.c): how's flags with those the kernel's
+ * system call adds (O_LARGEFILE for a 32-bit process on a 64-bit kernel,
+ * src/largefile.c). What the fallback answers, and so what the kernel's
+ * openat2 is compared with.
+ */
+int libexecveat_resolve_open_as_openat2(int dirfd, const char *path,
+					const struct open_how *how);
+
 /* openat2() itself (src/openat2.c), by its name inside the library,
  * which no preloaded or earlier openat2 can take the place of. */
 int libexecveat_openat2(int dirfd, const char *path,

@@ -68,7 +68,17 @@ struct openat2_answers openat2_oracle(openat2_side_fn *fallback, int dirfd,
 	} while (openat2_ask_again(&again, how->resolve,
 				   openat2_either_eagain(a.kernel.err,
 							 a.fallback.err)));
+	a.kernel_unanswered = openat2_kernel_unanswered(&again, how->resolve,
+							a.kernel.err);
 	return a;
+}
+
+bool openat2_kernel_judges(const struct openat2_answers *a, const char *what)
+{
+	if (a->kernel_unanswered)
+		openat2_say_not_judged(what, "the fallback's answer checked "
+				       "alone");
+	return !a->kernel_unanswered;
 }
 
 /* openat2(3), NOTES: the fallback opens the last component itself, and

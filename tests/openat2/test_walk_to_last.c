@@ -67,7 +67,8 @@ static int open_fds(void)
 
 /* Where a walk to the last name of path stands: the name, and whether the
  * directory held is the one the kernel's openat2 names by parent (a path
- * beneath the root, resolved the same way). 0 or the walk's -errno. */
+ * beneath the root, resolved the same way, without "..": no rename
+ * elsewhere makes it EAGAIN). 0 or the walk's -errno. */
 struct stand {
 	char name[NAME_MAX + 1];
 	bool trailing_slash;
@@ -89,7 +90,7 @@ static int walk_to_last(const char *path, unsigned int resolve,
 		struct open_how how = { .flags = O_PATH | O_DIRECTORY,
 					.resolve = resolve };
 		int kernel = (int)kernel_openat2(root, kernel_parent, &how,
-						 sizeof how);
+						 sizeof how, NULL);
 		struct stat mine, its;
 
 		assert_true(kernel >= 0);

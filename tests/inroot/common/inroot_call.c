@@ -1,4 +1,7 @@
+#define _GNU_SOURCE /* O_NOFOLLOW, O_DIRECTORY */
 #include "inroot_call.h"
+
+#include <fcntl.h>
 
 const char *inroot_op_name(enum inroot_op op)
 {
@@ -28,4 +31,13 @@ bool inroot_op_returns_fd(enum inroot_op op)
 	return op == OP_RESOLVE || op == OP_RESOLVE_NOFOLLOW ||
 	       op == OP_OPEN || op == OP_CREAT || op == OP_MKDIR_ALL ||
 	       op == OP_REOPEN;
+}
+
+bool inroot_same_fd_flags(enum inroot_op op, int kernel, int library)
+{
+	int ignored = op == OP_REOPEN ? O_NOFOLLOW : 0;
+	int extra = (library & ~ignored) & ~kernel;
+
+	return ((kernel & ~ignored) & ~library) == 0 &&
+	       (extra & ~(O_NOFOLLOW | O_DIRECTORY)) == 0;
 }

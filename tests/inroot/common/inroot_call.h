@@ -49,4 +49,15 @@ const char *inroot_op_name(enum inroot_op op);
 /* Whether the op answers with an fd (or -1). */
 bool inroot_op_returns_fd(enum inroot_op op);
 
+/*
+ * Whether the F_GETFL flags of the library's fd agree with those of the
+ * kernel's for op: every flag of the kernel's is there (O_LARGEFILE too,
+ * which a 32-bit program on a 64-bit kernel gets from either), and
+ * beyond them only what openat2(3)'s NOTES and inroot(3) document: an
+ * O_NOFOLLOW the walk opened with, O_DIRECTORY. A reopen follows
+ * nothing, and drops O_NOFOLLOW where it opens through /proc: not
+ * compared there.
+ */
+bool inroot_same_fd_flags(enum inroot_op op, int kernel, int library);
+
 #endif /* TESTS_INROOT_CALL_H */

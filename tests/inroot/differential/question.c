@@ -194,11 +194,12 @@ const char *answer_describe(char *buf, size_t size, const struct question *q,
 		name = strerrorname_np(a->err);
 		snprintf(buf, size, "-1 %s", name != NULL ? name : "E?");
 	} else if (inroot_op_returns_fd(q->op)) {
-		snprintf(buf, size, "fd of %s %s%s", a->file,
+		snprintf(buf, size, "fd of %s %s (F_GETFL %#o)%s", a->file,
 			 a->fd_flags & O_PATH ? "O_PATH" :
 			 (a->fd_flags & O_ACCMODE) == O_RDONLY ? "O_RDONLY" :
 			 (a->fd_flags & O_ACCMODE) == O_WRONLY ? "O_WRONLY" :
-			 "O_RDWR", a->cloexec ? " close-on-exec" : "");
+			 "O_RDWR", (unsigned)a->fd_flags,
+			 a->cloexec ? " close-on-exec" : "");
 	} else if (q->op == OP_READLINK) {
 		snprintf(buf, size, "%ld \"%s\"%s", a->rc, a->text,
 			 a->past_untouched ? "" : " (wrote past the text)");
@@ -211,13 +212,11 @@ const char *answer_describe(char *buf, size_t size, const struct question *q,
 bool answers_agree(const struct question *q, const struct answer *a,
 		   const struct answer *b)
 {
-	const int kind = O_ACCMODE | O_PATH;
-
 	if (a->rc == -1 || b->rc == -1)
 		return a->rc == b->rc && a->err == b->err;
 	if (inroot_op_returns_fd(q->op))
 		return strcmp(a->file, b->file) == 0 &&
-		       (a->fd_flags & kind) == (b->fd_flags & kind) &&
+		       inroot_same_fd_flags(q->op, a->fd_flags, b->fd_flags) &&
 		       a->cloexec == b->cloexec;
 	if (q->op == OP_READLINK)
 		return a->rc == b->rc && strcmp(a->text, b->text) == 0 &&

@@ -62,7 +62,8 @@ const char *answer_describe(char *buf, size_t size, const struct question *q,
 			    const struct answer *a);
 
 /* Whether two answers to q say the same (a's and b's file already
- * named). */
+ * named): a the kernel's, b the library's, whose fd may carry the flags
+ * inroot_same_fd_flags allows beyond the kernel's. */
 bool answers_agree(const struct question *q, const struct answer *a,
 		   const struct answer *b);
 

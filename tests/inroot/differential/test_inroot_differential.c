@@ -1,7 +1,7 @@
 /*
  * Every operation of inroot.h against the kernel's own call in a chroot
  * to the same root: the same return (an fd of the same file with the
- * same access mode, 0, or a length), the same errno, and the same tree
+ * same flags, 0, or a length), the same errno, and the same tree
  * afterwards.
  *
  * The trees (question_set.c) hold files, directories, a FIFO, relative
@@ -16,9 +16,9 @@
  * following the last name: tests/inroot/common/kernel_side.c), then of
  * the library, beneath an fd of its copy. A copy is compared with its
  * twin by a canonical listing (tree.h); an fd by the path of its file in
- * the listing (dev/ino), its F_GETFL access mode and O_PATH, and its
- * close-on-exec flag (the kernel's opens are asked with O_CLOEXEC and
- * O_NOCTTY, which inroot.h's add).
+ * the listing (dev/ino), its F_GETFL flags (inroot_same_fd_flags) and
+ * its close-on-exec flag (the kernel's opens are asked with O_CLOEXEC
+ * and O_NOCTTY, which inroot.h's add).
  *
  * The library answers in four worlds, each a forked child: openat2
  * there (the kernel walks), openat2 refused with ENOSYS, refused with
