@@ -36,7 +36,7 @@
 #include "resolve/moment.h"
 
 /* The library's moments, and the naive control's flaw (naive.h). */
-#define AT_FLAW (BEFORE_REFETCH + 1)
+#define AT_FLAW (AFTER_MKNOD + 1)
 #define MOMENT_KINDS (AT_FLAW + 1)
 /* More moments than any try here passes (a link or two, their retakes):
  * where a try still passes more, the walk is looping, a failure. */
@@ -55,7 +55,7 @@ static struct op_result (*results)[RACE_OPS];
 static const char *const kinds[MOMENT_KINDS] = {
 	"before readlink", "before the last open",
 	"before a magic link's reopen", "before a refetch",
-	"at the naive code's flaw" };
+	"after a checked mknod", "at the naive code's flaw" };
 
 /* ---- the call-out ---- */
 

@@ -1,0 +1,249 @@
+/*
+ * The metadata operations of inroot.h (statx, chmod, chown, utimens and
+ * the xattr calls, by path and by O_PATH fd), in each world of world.h:
+ * a last link followed inside the root and never out of it; a link met
+ * where AT_SYMLINK_NOFOLLOW is asked acted on itself (or EOPNOTSUPP,
+ * as the kernel's chmod answers); a file outside the root, and the one a
+ * fake /proc names, never touched; a FIFO and a device node never
+ * opened (an inotify watch sees every open); and the fd forms' answer
+ * where no safe way is left: EOPNOTSUPP, in the worlds where that is so.
+ *
+ * Needs root (mount namespaces, chown, mknod); else exits 77.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "inroot.h"
+#include "verdicts.h"
+#include "world.h"
+
+static const char *world;
+static char at[512];
+
+/* top's path p, for the test's own look at the tree. */
+static const char *in_top(const char *top, const char *p)
+{
+	snprintf(at, sizeof at, "%s/%s", top, p);
+	return at;
+}
+
+static int build(const char *top)
+{
+	static const char *const dirs[] = { "outside", "root", "root/d" };
+	int ok = 0;
+
+	for (size_t i = 0; i < 3; i++)
+		ok |= mkdir(in_top(top, dirs[i]), 0755);
+	ok |= close(open(in_top(top, "outside/victim"), O_CREAT | O_WRONLY,
+			 0644));
+	ok |= close(open(in_top(top, "root/f"), O_CREAT | O_WRONLY, 0644));
+	ok |= symlink("/f", in_top(top, "root/l"));
+	ok |= symlink("../outside/victim", in_top(top, "root/up"));
+	ok |= symlink("/nowhere", in_top(top, "root/dangle"));
+	ok |= symlink("loop", in_top(top, "root/loop"));
+	ok |= mkfifo(in_top(top, "root/fifo"), 0644);
+	ok |= mknod(in_top(top, "root/null"), S_IFCHR | 0644, makedev(1, 3));
+	return ok;
+}
+
+/* "0" or the errno's name, for the verdicts' detail. */
+static void check(const char *name, int rc, int want_errno)
+{
+	char detail[160];
+	int got = rc < 0 ? errno : 0;
+
+	snprintf(detail, sizeof detail, "answered %s, not %s",
+		 got ? strerror(got) : "0",
+		 want_errno ? strerror(want_errno) : "0");
+	verdict(got == want_errno && (rc >= 0) == (want_errno == 0), name,
+		world, detail);
+}
+
+static void check_true(const char *name, bool ok, const char *detail)
+{
+	verdict(ok, name, world, detail);
+}
+
+static struct stat stat_of(const char *top, const char *p)
+{
+	struct stat st = { 0 };
+
+	lstat(in_top(top, p), &st);
+	return st;
+}
+
+static void victim_untouched(const char *top, const char *after)
+{
+	char name[96], value[8];
+	struct stat st = stat_of(top, "outside/victim");
+
+	snprintf(name, sizeof name, "victim untouched after %s", after);
+	check_true(name, (st.st_mode & 07777) == 0644 && st.st_uid == 0 &&
+			 st.st_mtime != 1000 &&
+			 getxattr(in_top(top, "outside/victim"), "user.k",
+				  value, sizeof value) < 0,
+		   "its mode, owner, time or attributes changed");
+}
+
+static void by_path(int root, const char *top)
+{
+	struct statx stx;
+	struct timespec ts[2] = { { 1000, 0 }, { 1000, 0 } };
+	char value[8] = "";
+
+	check("statx follows a link inside the root",
+	      inroot_statx(root, "l", 0, STATX_INO, &stx), 0);
+	check_true("statx of l is f", stx.stx_ino == stat_of(top, "root/f").st_ino,
+		   "another inode");
+	check("statx nofollow", inroot_statx(root, "l", AT_SYMLINK_NOFOLLOW,
+					     STATX_TYPE, &stx), 0);
+	check_true("statx nofollow is the link", S_ISLNK(stx.stx_mode),
+		   "not a link");
+	check("statx of a link out of the root", inroot_statx(root, "up", 0,
+	      STATX_INO, &stx), ENOENT);
+	check("statx of a loop", inroot_statx(root, "loop", 0, STATX_INO, &stx),
+	      ELOOP);
+	check("statx with an unknown flag",
+	      inroot_statx(root, "f", AT_EMPTY_PATH, STATX_INO, &stx), EINVAL);
+	check("chmod follows", inroot_chmod(root, "l", 0600, 0), 0);
+	check_true("chmod changed f", (stat_of(top, "root/f").st_mode & 0777) ==
+		   0600, "f's mode");
+	check("chmod of a link itself", inroot_chmod(root, "l", 0600,
+		  AT_SYMLINK_NOFOLLOW), EOPNOTSUPP);
+	check("chmod of a dangling link", inroot_chmod(root, "dangle", 0600, 0),
+	      ENOENT);
+	check("chmod out of the root", inroot_chmod(root, "up", 0600, 0), ENOENT);
+	check("chown follows", inroot_chown(root, "l", 1234, 1234, 0), 0);
+	check_true("chown changed f", stat_of(top, "root/f").st_uid == 1234,
+		   "f's owner");
+	check("lchown", inroot_chown(root, "l", 4321, 4321,
+				     AT_SYMLINK_NOFOLLOW), 0);
+	check_true("lchown changed the link", stat_of(top, "root/l").st_uid ==
+		   4321 && stat_of(top, "root/f").st_uid == 1234, "owners");
+	check("utimens through .. and a link", inroot_utimens(root, "d/../l",
+							      ts, 0), 0);
+	check_true("utimens changed f", stat_of(top, "root/f").st_mtime == 1000,
+		   "f's time");
+	check("setxattr follows", inroot_setxattr(root, "/d/../l", "user.k",
+						  "v", 1, 0, 0), 0);
+	check("getxattr", (int)inroot_getxattr(root, "f", "user.k", value,
+					       sizeof value, 0), 0);
+	check_true("getxattr's value", value[0] == 'v', "not the value set");
+	check("listxattr", (int)inroot_listxattr(root, "l", value,
+						 sizeof value, 0), 0);
+	check("removexattr", inroot_removexattr(root, "l", "user.k", 0), 0);
+	check("removexattr again", inroot_removexattr(root, "f", "user.k", 0),
+	      ENODATA);
+	check("setxattr out of the root", inroot_setxattr(root, "up", "user.k",
+		  "v", 1, 0, 0), ENOENT);
+	victim_untouched(top, "the path forms");
+}
+
+/* The fd forms on O_PATH fds; those of a regular file's attributes and
+ * mode need a way this world may not have. */
+static void by_fd(enum world w, int root, const char *top)
+{
+	int f = inroot_resolve(root, "l"), d = inroot_resolve(root, "d");
+	bool proc = world_proc(w), newer = world_new_calls(w);
+	struct timespec ts[2] = { { 1000, 0 }, { 1000, 0 } };
+	struct statx stx;
+	char value[8];
+
+	check("fstatx of an O_PATH fd", inroot_fstatx(f, 0, STATX_INO, &stx), 0);
+	check("fchmod of an O_PATH fd", inroot_fchmod(f, 0640),
+	      newer || proc ? 0 : EOPNOTSUPP);
+	check("fchown of an O_PATH fd", inroot_fchown(f, 7, 7), 0);
+	check("futimens of an O_PATH fd", inroot_futimens(f, ts), 0);
+	check("fsetxattr of an O_PATH fd", inroot_fsetxattr(f, "user.k", "v", 1,
+							    0),
+	      proc ? 0 : EOPNOTSUPP);
+	check("fsetxattr of a directory's O_PATH fd",
+	      inroot_fsetxattr(d, "user.k", "w", 1, 0), 0);
+	check("fgetxattr of a directory's O_PATH fd",
+	      (int)inroot_fgetxattr(d, "user.k", value, sizeof value) - 1, 0);
+	check("flistxattr of a directory's O_PATH fd",
+	      (int)inroot_flistxattr(d, value, sizeof value) - 7, 0);
+	check("fremovexattr of a directory's O_PATH fd",
+	      inroot_fremovexattr(d, "user.k"), 0);
+	check("fgetxattr of a bad fd", (int)inroot_fgetxattr(-1, "user.k",
+							    value, 8), EBADF);
+	victim_untouched(top, "the fd forms");
+	close(f);
+	close(d);
+}
+
+/* Never an open of the FIFO or the device, whatever the answers. */
+static void never_opened(int root, const char *top)
+{
+	static const char *const names[] = { "fifo", "null" };
+	char buf[4096];
+	int in = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+
+	for (size_t i = 0; i < 2; i++) {
+		int fd = inroot_resolve(root, names[i]);
+
+		inotify_add_watch(in, in_top(top, names[i][0] == 'f' ?
+				  "root/fifo" : "root/null"), IN_OPEN);
+		inroot_fchmod(fd, 0600);
+		inroot_fsetxattr(fd, "user.k", "v", 1, 0);
+		inroot_fgetxattr(fd, "user.k", buf, 8);
+		inroot_chmod(root, names[i], 0600, 0);
+		inroot_setxattr(root, names[i], "user.k", "v", 1, 0, 0);
+		inroot_listxattr(root, names[i], buf, 8, 0);
+		close(fd);
+	}
+	check_true("no FIFO or device opened", read(in, buf, sizeof buf) < 0 &&
+		   errno == EAGAIN, "inotify saw an open");
+	close(in);
+}
+
+static int body(enum world w, const char *top)
+{
+	int root;
+
+	world = world_names[w];
+	if (build(top) != 0) {
+		perror("the tree");
+		return 2;
+	}
+	root = open(in_top(top, "root"), O_PATH | O_DIRECTORY | O_CLOEXEC);
+	by_path(root, top);
+	by_fd(w, root, top);
+	never_opened(root, top);
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
+
+int main(void)
+{
+	char why[256];
+	int worst = 0, ran = 0;
+
+	if (geteuid() != 0) {
+		puts("needs root: mount namespaces, chown and mknod");
+		return 77;
+	}
+	for (enum world w = 0; w < WORLDS; w++) {
+		int status;
+
+		why[0] = '\0';
+		status = world_run(w, body, why, sizeof why);
+		if (status == 77) {
+			printf("skip (%s): %s\n", world_names[w], why);
+			continue;
+		}
+		ran++;
+		if (status != 0)
+			worst = 1;
+	}
+	return ran == 0 ? 77 : worst;
+}

@@ -1,0 +1,124 @@
+#define _GNU_SOURCE
+#include "world.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "openat2_nr.h"
+#include "proc_mounts.h"
+#include "refuse_call.h"
+#include "scratch_dir.h"
+
+#define NR(n) (OPENAT2_NR - 437 + (n)) /* the unified numbers, x32's bit */
+
+const char *const world_names[WORLDS] = {
+	"kernel", "openat2 ENOSYS", "openat2 EPERM", "no /proc",
+	"5.1's calls", "5.1's calls, no /proc", "5.1's calls, fake /proc"
+};
+
+bool world_new_calls(enum world w)
+{
+	return w < OLD_CALLS;
+}
+
+bool world_proc(enum world w)
+{
+	return w != NO_PROC && w != OLD_NO_PROC && w != OLD_FAKE_PROC;
+}
+
+/* The calls newer than Linux 5.1 that 2.1 uses. */
+static const long newer_calls[] = {
+	NR(428), NR(429), NR(430), NR(431), NR(432), /* open_tree... */
+	NR(437), NR(442), NR(452),                 /* openat2, setattr, chmod */
+	NR(463), NR(464), NR(465), NR(466),        /* the *xattrat calls */
+};
+
+static int refuse(enum world w)
+{
+	struct refused_call calls[sizeof newer_calls / sizeof newer_calls[0]];
+	size_t n = 0;
+
+	if (w == OPENAT2_ENOSYS || w == OPENAT2_EPERM)
+		return refuse_call(OPENAT2_NR,
+				   w == OPENAT2_EPERM ? EPERM : ENOSYS);
+	if (w < OLD_CALLS)
+		return 0;
+	for (; n < sizeof calls / sizeof calls[0]; n++)
+		calls[n] = (struct refused_call){ .nr = newer_calls[n],
+						  .err = ENOSYS };
+	return refuse_calls(calls, n);
+}
+
+static int hide(enum world w, const char *top)
+{
+	char victim[256];
+	int err;
+
+	if (w == NO_PROC || w == OLD_NO_PROC)
+		return hide_proc();
+	if (w != OLD_FAKE_PROC)
+		return 0;
+	snprintf(victim, sizeof victim, "%s/outside/victim", top);
+	err = fake_proc(0, victim);
+	for (int fd = 1; err == 0 && fd < 64; fd++)
+		err = fake_proc_link(fd, victim);
+	return err;
+}
+
+_Noreturn static void in_world(enum world w, const char *top,
+			       world_body *body, char *why, size_t size)
+{
+	int err = private_mount_namespace();
+
+	if (err == 0 && mount("none", top, "tmpfs", 0, "mode=0755") != 0)
+		err = errno;
+	if (err == 0)
+		err = hide(w, top);
+	if (err != 0) {
+		snprintf(why, size, "cannot make its mount namespace, tmpfs "
+			 "and /proc: %s", strerror(err));
+		_exit(77);
+	}
+	err = refuse(w);
+	if (err != 0) {
+		snprintf(why, size, "cannot refuse the calls: %s",
+			 strerror(err));
+		_exit(77);
+	}
+	err = body(w, top);
+	fflush(stdout);
+	_exit(err);
+}
+
+int world_run(enum world w, world_body *body, char *why, size_t size)
+{
+	char top[] = "/tmp/inroot-held-XXXXXX";
+	int top_fd = scratch_dir_make(top), status = 2 << 8;
+	pid_t pid;
+
+	if (top_fd < 0) {
+		perror("the scratch directory");
+		return 2;
+	}
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0)
+			_exit(2);
+		in_world(w, top, body, why, size);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		status = 2 << 8;
+	scratch_dir_remove(top, top_fd);
+	if (WIFSIGNALED(status))
+		fprintf(stderr, "world %s: killed by signal %d\n",
+			world_names[w], WTERMSIG(status));
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
+}

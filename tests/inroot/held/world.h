@@ -1,0 +1,46 @@
+/*
+ * The worlds 2.1's operations are run in, each a forked child in a
+ * private mount namespace with a tmpfs of its own at the scratch
+ * directory:
+ *   KERNEL          every call there (this kernel as it is)
+ *   OPENAT2_ENOSYS  openat2 refused with ENOSYS (the library's own walk)
+ *   OPENAT2_EPERM   refused with EPERM
+ *   NO_PROC         every call there, an empty tmpfs over /proc
+ *   OLD_CALLS       openat2, fchmodat2, the *xattrat calls and the new
+ *                   mount API refused with ENOSYS: a 5.1 kernel's calls
+ *   OLD_NO_PROC     the same, /proc hidden
+ *   OLD_FAKE_PROC   the same, a tmpfs over /proc whose fd entries all
+ *                   name top/outside/victim
+ */
+#ifndef TESTS_INROOT_HELD_WORLD_H
+#define TESTS_INROOT_HELD_WORLD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum world {
+	KERNEL,
+	OPENAT2_ENOSYS,
+	OPENAT2_EPERM,
+	NO_PROC,
+	OLD_CALLS,
+	OLD_NO_PROC,
+	OLD_FAKE_PROC,
+	WORLDS
+};
+
+extern const char *const world_names[WORLDS];
+
+/* Whether the world has the calls newer than 5.1, and a real /proc. */
+bool world_new_calls(enum world w);
+bool world_proc(enum world w);
+
+/* What a world runs, in its child, with top the world's tmpfs: its
+ * exit status. */
+typedef int world_body(enum world w, const char *top);
+
+/* body run in world w: its exit status, or 77 with why (shared memory,
+ * written by the child) where the world cannot be made here. */
+int world_run(enum world w, world_body *body, char *why, size_t size);
+
+#endif /* TESTS_INROOT_HELD_WORLD_H */
