@@ -5,7 +5,7 @@
  * The path form: utimensat of the held name with AT_SYMLINK_NOFOLLOW,
  * which every kernel since 2.6.22 takes. The fd form: utimensat(fd, "",
  * AT_EMPTY_PATH), which takes an O_PATH fd; where a kernel refuses
- * AT_EMPTY_PATH there (EINVAL, before Linux 5.8), the fd itself where it
+ * AT_EMPTY_PATH there (EINVAL: older kernels), the fd itself where it
  * is open to read or write (a NULL path), a directory's own ".", or the
  * fd's proven /proc entry, followed, which opens nothing; else
  * EOPNOTSUPP.
@@ -38,7 +38,7 @@ EXECVEAT_EXPORT int inroot_utimens(int root, const char *path,
 	return answer(r);
 }
 
-/* Before Linux 5.8: a way to fd's file that needs no AT_EMPTY_PATH. */
+/* A way to fd's file that needs no AT_EMPTY_PATH. */
 static int utimens_without_empty_path(int fd, const struct timespec ts[2])
 {
 	char name[FD_NAME_SIZE];
