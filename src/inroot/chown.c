@@ -18,10 +18,7 @@ EXECVEAT_EXPORT int inroot_chown(int root, const char *path, uid_t uid,
 	struct held_parent p;
 	int r;
 
-	if (flags & ~AT_SYMLINK_NOFOLLOW)
-		return answer(-EINVAL);
-	r = libexecveat_hold_file(root, path, !(flags & AT_SYMLINK_NOFOLLOW),
-				  &p);
+	r = libexecveat_hold_file_flags(root, path, flags, &p);
 	if (r != 0)
 		return answer(r);
 	r = call_result(sys_fchownat(p.fd, p.name, uid, gid,

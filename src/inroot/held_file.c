@@ -119,3 +119,12 @@ int libexecveat_hold_file(int root, const char *path, bool follow,
 		libexecveat_release_parent(p);
 	return r;
 }
+
+int libexecveat_hold_file_flags(int root, const char *path, int flags,
+				struct held_parent *p)
+{
+	if (flags & ~AT_SYMLINK_NOFOLLOW)
+		return -EINVAL;
+	return libexecveat_hold_file(root, path, !(flags & AT_SYMLINK_NOFOLLOW),
+				     p);
+}

@@ -25,4 +25,9 @@
 int libexecveat_hold_file(int root, const char *path, bool follow,
 			  struct held_parent *p);
 
+/* hold_file for a path form whose flags may hold AT_SYMLINK_NOFOLLOW
+ * and nothing else (EINVAL): follow unless they hold it. */
+int libexecveat_hold_file_flags(int root, const char *path, int flags,
+				struct held_parent *p);
+
 #endif /* EXECVEAT_INROOT_HELD_FILE_H */

@@ -26,10 +26,7 @@ EXECVEAT_EXPORT int inroot_utimens(int root, const char *path,
 	struct held_parent p;
 	int r;
 
-	if (flags & ~AT_SYMLINK_NOFOLLOW)
-		return answer(-EINVAL);
-	r = libexecveat_hold_file(root, path, !(flags & AT_SYMLINK_NOFOLLOW),
-				  &p);
+	r = libexecveat_hold_file_flags(root, path, flags, &p);
 	if (r != 0)
 		return answer(r);
 	r = call_result(sys_utimensat(p.fd, p.name, times,

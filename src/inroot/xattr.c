@@ -28,10 +28,7 @@ static long on_path(int root, const char *path, const struct xattr_call *c,
 	long r;
 	int fd;
 
-	if (flags & ~AT_SYMLINK_NOFOLLOW)
-		return -EINVAL;
-	r = libexecveat_hold_file(root, path, !(flags & AT_SYMLINK_NOFOLLOW),
-				  &p);
+	r = libexecveat_hold_file_flags(root, path, flags, &p);
 	if (r != 0)
 		return r;
 	r = libexecveat_xattr_at(c, p.fd, p.name, AT_SYMLINK_NOFOLLOW);

@@ -27,14 +27,8 @@
 #include "world.h"
 
 static const char *world;
-static char at[512];
 
 /* top's path p, for the test's own look at the tree. */
-static const char *in_top(const char *top, const char *p)
-{
-	snprintf(at, sizeof at, "%s/%s", top, p);
-	return at;
-}
 
 static int build(const char *top)
 {
@@ -225,25 +219,5 @@ static int body(enum world w, const char *top)
 
 int main(void)
 {
-	char why[256];
-	int worst = 0, ran = 0;
-
-	if (geteuid() != 0) {
-		puts("needs root: mount namespaces, chown and mknod");
-		return 77;
-	}
-	for (enum world w = 0; w < WORLDS; w++) {
-		int status;
-
-		why[0] = '\0';
-		status = world_run(w, body, why, sizeof why);
-		if (status == 77) {
-			printf("skip (%s): %s\n", world_names[w], why);
-			continue;
-		}
-		ran++;
-		if (status != 0)
-			worst = 1;
-	}
-	return ran == 0 ? 77 : worst;
+	return world_run_each(body, NULL, 0, "mount namespaces, chown and mknod");
 }

@@ -104,22 +104,7 @@ static int body(enum world w, const char *top)
 int main(void)
 {
 	static const enum world worlds[] = { KERNEL, OPENAT2_ENOSYS, NO_PROC };
-	char why[256];
-	int worst = 0, ran = 0;
 
-	if (geteuid() != 0) {
-		puts("needs root: mknod and mount namespaces");
-		return 77;
-	}
-	for (size_t i = 0; i < sizeof worlds / sizeof worlds[0]; i++) {
-		int status = world_run(worlds[i], body, why, sizeof why);
-
-		if (status == 77) {
-			printf("skip (%s): %s\n", world_names[worlds[i]], why);
-			continue;
-		}
-		ran++;
-		worst |= status != 0;
-	}
-	return ran == 0 ? 77 : worst;
+	return world_run_each(body, worlds, sizeof worlds / sizeof worlds[0],
+			      "mknod and mount namespaces");
 }

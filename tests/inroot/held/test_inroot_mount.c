@@ -28,13 +28,7 @@
 #define TMPFS_MAGIC 0x01021994
 
 static const char *world;
-static char at[512];
 
-static const char *in_top(const char *top, const char *p)
-{
-	snprintf(at, sizeof at, "%s/%s", top, p);
-	return at;
-}
 
 static int build(const char *top)
 {
@@ -179,22 +173,5 @@ static int body(enum world w, const char *top)
 
 int main(void)
 {
-	char why[256];
-	int worst = 0, ran = 0;
-
-	if (geteuid() != 0) {
-		puts("needs root: mount namespaces and mounts");
-		return 77;
-	}
-	for (enum world w = 0; w < WORLDS; w++) {
-		int status = world_run(w, body, why, sizeof why);
-
-		if (status == 77) {
-			printf("skip (%s): %s\n", world_names[w], why);
-			continue;
-		}
-		ran++;
-		worst |= status != 0;
-	}
-	return ran == 0 ? 77 : worst;
+	return world_run_each(body, NULL, 0, "mount namespaces and mounts");
 }

@@ -122,3 +122,35 @@ int world_run(enum world w, world_body *body, char *why, size_t size)
 			world_names[w], WTERMSIG(status));
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
 }
+
+const char *in_top(const char *top, const char *p)
+{
+	static char at[512];
+
+	snprintf(at, sizeof at, "%s/%s", top, p);
+	return at;
+}
+
+int world_run_each(world_body *body, const enum world *worlds, size_t n,
+		   const char *why_root)
+{
+	char why[256];
+	int worst = 0, ran = 0;
+
+	if (geteuid() != 0) {
+		printf("needs root: %s\n", why_root);
+		return 77;
+	}
+	for (size_t i = 0; i < (n ? n : WORLDS); i++) {
+		enum world w = n ? worlds[i] : (enum world)i;
+		int status = world_run(w, body, why, sizeof why);
+
+		if (status == 77) {
+			printf("skip (%s): %s\n", world_names[w], why);
+			continue;
+		}
+		ran++;
+		worst |= status != 0;
+	}
+	return ran == 0 ? 77 : worst;
+}

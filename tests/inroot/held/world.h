@@ -43,4 +43,15 @@ typedef int world_body(enum world w, const char *top);
  * written by the child) where the world cannot be made here. */
 int world_run(enum world w, world_body *body, char *why, size_t size);
 
+/* top's path p, in a buffer of its own that the next call reuses. */
+const char *in_top(const char *top, const char *p);
+
+/*
+ * A test's main: body run in each of worlds[0..n) (every world where n
+ * is 0), a skipped world said so. 77 where the process is not root (why
+ * says what for) or no world could be made; 1 where a body failed; 0.
+ */
+int world_run_each(world_body *body, const enum world *worlds, size_t n,
+		   const char *why_root);
+
 #endif /* TESTS_INROOT_HELD_WORLD_H */
