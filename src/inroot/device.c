@@ -6,10 +6,13 @@
  * chown), so that a name swapped between the two calls (for a link to a
  * procfs file, for another device) is caught here and never acted on.
  *
- * The node is made by inroot_mknod, with its answers and their order;
- * the name is then walked to again. A swap caught answers EAGAIN and
- * leaves the name as the swap left it (the node made may remain
- * wherever the swap moved it).
+ * The node is made as inroot_mknod makes it, with its answers and their
+ * order, and the directory it was made in is kept held for the check:
+ * the path is walked once, so a directory renamed or replaced after the
+ * mknod cannot lead the check to another node of the same kind. A swap
+ * of the name itself is caught and answered EAGAIN, and leaves the name
+ * as the swap left it (the node made may remain wherever the swap moved
+ * it).
  */
 #define _GNU_SOURCE /* O_PATH */
 #include <fcntl.h>
@@ -45,11 +48,9 @@ EXECVEAT_EXPORT int inroot_mknod_checked(int root, const char *path,
 	struct held_parent p;
 	int r;
 
-	if (inroot_mknod(root, path, mode, dev) != 0)
-		return -1;
-	r = libexecveat_hold_parent(root, path, &p);
+	r = libexecveat_inroot_mknod(root, path, mode, dev, &p);
 	if (r != 0)
-		return answer(r == -ENOENT ? -EAGAIN : r);
+		return answer(r);
 	AT_MOMENT(AFTER_MKNOD, p.fd, p.name);
 	r = open_checked(&p, mode, dev);
 	libexecveat_release_parent(&p);

@@ -4,7 +4,11 @@
  * built with the walk's call-outs (EXECVEAT_RESOLVE_TEST_HOOKS), and the
  * swap is made at exactly that moment (AFTER_MKNOD): the new node moved
  * aside and its name made a link to a file outside the root (what runc's
- * /dev/null and /dev/console attacks plant), or another device.
+ * /dev/null and /dev/console attacks plant), or another device; or its
+ * directory moved aside and another put in its place, holding a node of
+ * the same kind under the same name: the node returned is still the one
+ * made, in the directory it was made in (the directory is walked to
+ * once, and held from the mknod to the check).
  *
  * Needs root (mknod, mount namespaces); else exits 77.
  */
@@ -23,11 +27,12 @@
 #include "verdicts.h"
 #include "world.h"
 
-enum swap { NO_SWAP, SWAP_FOR_LINK, SWAP_FOR_DEVICE };
+enum swap { NO_SWAP, SWAP_FOR_LINK, SWAP_FOR_DEVICE, SWAP_DIRECTORY };
 
 static enum swap armed;
 static char victim[256];
 static const char *world;
+static int root = -1;
 
 void libexecveat_resolve_test_hook(enum resolve_moment moment, int dirfd,
 				   const char *name)
@@ -37,6 +42,14 @@ void libexecveat_resolve_test_hook(enum resolve_moment moment, int dirfd,
 	if (moment != AFTER_MKNOD || swap == NO_SWAP)
 		return;
 	armed = NO_SWAP;
+	if (swap == SWAP_DIRECTORY) {
+		/* dev moved aside, a new dev with a twin of the node made. */
+		if (renameat(root, "dev", root, "dev-made") != 0 ||
+		    mkdirat(root, "dev", 0755) != 0 ||
+		    mknodat(root, "dev/zero", S_IFCHR | 0666, makedev(1, 5)))
+			perror("the directory's swap");
+		return;
+	}
 	if (renameat(dirfd, name, dirfd, "moved-aside") != 0 ||
 	    (swap == SWAP_FOR_LINK ? symlinkat(victim, dirfd, name) :
 	     mknodat(dirfd, name, S_IFCHR | 0666, makedev(1, 5))) != 0)
@@ -68,10 +81,25 @@ static void expect(const char *name, int fd, int want_errno, mode_t type,
 		close(fd);
 }
 
+/* The node answered is dev-made/zero, the one made, not its twin. */
+static void expect_made(const char *name, int fd)
+{
+	struct stat made, got;
+	char detail[160];
+	bool ok = fd >= 0 && fstat(fd, &got) == 0 &&
+		  fstatat(root, "dev-made/zero", &made, AT_SYMLINK_NOFOLLOW) == 0 &&
+		  got.st_ino == made.st_ino && got.st_dev == made.st_dev;
+
+	snprintf(detail, sizeof detail, "%s", fd < 0 ? strerror(errno) :
+		 "the twin put in the new directory, not the node made");
+	verdict(ok, name, world, detail);
+	if (fd >= 0)
+		close(fd);
+}
+
 static int body(enum world w, const char *top)
 {
 	char path[512];
-	int root;
 
 	world = world_names[w];
 	snprintf(victim, sizeof victim, "%s/victim", top);
@@ -91,12 +119,23 @@ static int body(enum world w, const char *top)
 	       S_IFCHR | 0666, makedev(1, 3)), EEXIST, 0, 0);
 	expect("a directory's mode", inroot_mknod_checked(root, "dev/x",
 	       S_IFDIR | 0755, 0), EPERM, 0, 0);
+	/* The kernel judges the type before it walks the path. */
+	expect("no type, in a directory that is not there",
+	       inroot_mknod_checked(root, "nowhere/x", S_IFMT | 0600, 0),
+	       EINVAL, 0, 0);
+	expect("a name in a directory that is not there",
+	       inroot_mknod_checked(root, "nowhere/x", S_IFIFO | 0600, 0),
+	       ENOENT, 0, 0);
 	armed = SWAP_FOR_LINK;
 	expect("swapped for a link out of the root", inroot_mknod_checked(root,
 	       "dev/console", S_IFCHR | 0600, makedev(5, 1)), EAGAIN, 0, 0);
 	armed = SWAP_FOR_DEVICE;
 	expect("swapped for another device", inroot_mknod_checked(root,
 	       "dev/tty", S_IFCHR | 0666, makedev(5, 0)), EAGAIN, 0, 0);
+	armed = SWAP_DIRECTORY;
+	expect_made("its directory swapped for one with a twin node",
+		    inroot_mknod_checked(root, "dev/zero", S_IFCHR | 0666,
+					 makedev(1, 5)));
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
