@@ -149,6 +149,8 @@ static void by_fd(enum world w, int root, const char *top)
 	int f = inroot_resolve(root, "l"), d = inroot_resolve(root, "d");
 	bool proc = world_proc(w), newer = world_new_calls(w);
 	struct timespec ts[2] = { { 1000, 0 }, { 1000, 0 } };
+	struct timespec bad_ns[2] = { { 1000, 1000000000 }, { 1000, 0 } };
+	struct timespec bad_mtime_ns[2] = { { 1000, UTIME_OMIT }, { 1000, -1 } };
 	struct statx stx;
 	char value[8];
 
@@ -156,7 +158,15 @@ static void by_fd(enum world w, int root, const char *top)
 	check("fchmod of an O_PATH fd", inroot_fchmod(f, 0640),
 	      newer || proc ? 0 : EOPNOTSUPP);
 	check("fchown of an O_PATH fd", inroot_fchown(f, 7, 7), 0);
-	check("futimens of an O_PATH fd", inroot_futimens(f, ts), 0);
+	/* Before Linux 5.8 (no AT_EMPTY_PATH there), a regular file's fd
+	 * needs a proven /proc. */
+	check("futimens of an O_PATH fd", inroot_futimens(f, ts),
+	      newer || proc ? 0 : EOPNOTSUPP);
+	check("futimens of an O_PATH fd, a bad nanosecond",
+	      inroot_futimens(f, bad_ns), EINVAL);
+	check("futimens of an O_PATH fd, a bad nanosecond in mtime",
+	      inroot_futimens(f, bad_mtime_ns), EINVAL);
+	check("futimens of a directory's O_PATH fd", inroot_futimens(d, ts), 0);
 	check("fsetxattr of an O_PATH fd", inroot_fsetxattr(f, "user.k", "v", 1,
 							    0),
 	      proc ? 0 : EOPNOTSUPP);

@@ -2,6 +2,7 @@
 #include "world.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -42,7 +43,7 @@ static const long newer_calls[] = {
 
 static int refuse(enum world w)
 {
-	struct refused_call calls[sizeof newer_calls / sizeof newer_calls[0]];
+	struct refused_call calls[sizeof newer_calls / sizeof newer_calls[0] + 1];
 	size_t n = 0;
 
 	if (w == OPENAT2_ENOSYS || w == OPENAT2_EPERM)
@@ -50,9 +51,13 @@ static int refuse(enum world w)
 				   w == OPENAT2_EPERM ? EPERM : ENOSYS);
 	if (w < OLD_CALLS)
 		return 0;
-	for (; n < sizeof calls / sizeof calls[0]; n++)
+	for (; n < sizeof newer_calls / sizeof newer_calls[0]; n++)
 		calls[n] = (struct refused_call){ .nr = newer_calls[n],
 						  .err = ENOSYS };
+	/* utimensat's AT_EMPTY_PATH came in Linux 5.8: before, EINVAL. */
+	calls[n++] = (struct refused_call){ .nr = SYS_utimensat,
+		.err = EINVAL, .arg = 3, .mask = AT_EMPTY_PATH,
+		.value = AT_EMPTY_PATH };
 	return refuse_calls(calls, n);
 }
 

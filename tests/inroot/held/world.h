@@ -7,7 +7,8 @@
  *   OPENAT2_EPERM   refused with EPERM
  *   NO_PROC         every call there, an empty tmpfs over /proc
  *   OLD_CALLS       openat2, fchmodat2, the *xattrat calls and the new
- *                   mount API refused with ENOSYS: a 5.1 kernel's calls
+ *                   mount API refused with ENOSYS, utimensat's
+ *                   AT_EMPTY_PATH with EINVAL: a 5.1 kernel's calls
  *   OLD_NO_PROC     the same, /proc hidden
  *   OLD_FAKE_PROC   the same, a tmpfs over /proc whose fd entries all
  *                   name top/outside/victim
