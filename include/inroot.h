@@ -136,7 +136,9 @@ int inroot_statx(int root, const char *path, int flags, unsigned int mask,
 		 struct statx *buf);
 int inroot_fstatx(int fd, int flags, unsigned int mask, struct statx *buf);
 
-/* fchmodat(2): a symlink's own mode is EOPNOTSUPP, as from fchmodat2. */
+/* fchmodat(2): a symlink's own mode is EOPNOTSUPP, as from fchmodat2.
+ * The file is never opened: a regular file's mode needs fchmodat2 (Linux
+ * 6.6) or a proven /proc, else EOPNOTSUPP. */
 int inroot_chmod(int root, const char *path, mode_t mode, int flags);
 int inroot_fchmod(int fd, mode_t mode);
 
@@ -154,10 +156,10 @@ int inroot_futimens(int fd, const struct timespec *times);
 
 /* getxattr(2), setxattr(2) (set_flags: XATTR_CREATE, XATTR_REPLACE),
  * listxattr(2), removexattr(2); AT_SYMLINK_NOFOLLOW makes them the l*
- * calls. Through an O_PATH fd an attribute may need the file opened to
- * read (before Linux 6.13, or without a proven /proc): EBUSY where this
- * process holds it open to write and not to read (closing that open
- * would drop its record locks). */
+ * calls. A file other than a directory is never opened: its attributes
+ * need the *xattrat calls (Linux 6.13) and, through an O_PATH fd, a
+ * proven /proc too (or an fd of it this process holds open to read),
+ * else EOPNOTSUPP. */
 ssize_t inroot_getxattr(int root, const char *path, const char *name,
 			void *value, size_t size, int flags);
 int inroot_setxattr(int root, const char *path, const char *name,
@@ -175,9 +177,10 @@ int inroot_fremovexattr(int fd, const char *name);
 
 /*
  * inroot_mknod, then the new name opened O_PATH|O_NOFOLLOW in the
- * directory held and checked to be a node of mode's type (and, for a
- * device, of dev): that fd (close-on-exec), or -1 with EAGAIN where the
- * name came to hold another file between the two calls.
+ * directory it was made in (held from the one walk) and checked to be a
+ * node of mode's type (and, for a device, of dev): that fd
+ * (close-on-exec), or -1 with EAGAIN where the name came to hold another
+ * file between the two calls.
  */
 int inroot_mknod_checked(int root, const char *path, mode_t mode,
 			 dev_t dev);

@@ -22,4 +22,8 @@ static inline bool errno_may_be_refusal(int err)
 	return err == ENOSYS || err == EPERM;
 }
 
+/* Whether fchmodat2 itself is refused here (src/fchmodat.c): an EPERM
+ * from it may be the file's own. */
+bool libexecveat_fchmodat2_refused(void);
+
 #endif /* EXECVEAT_CALL_REFUSED_H */

@@ -22,7 +22,7 @@
  * file can answer. An EPERM from the real call may be the file's own
  * (the caller does not own it), and is then returned as it is.
  */
-static bool fchmodat2_call_refused(void)
+bool libexecveat_fchmodat2_refused(void)
 {
 	int saved_errno = errno;
 	bool refused = sys_fchmodat2(AT_FDCWD, "", 0, -1) < 0 &&
@@ -40,7 +40,7 @@ static int fchmodat_policy(int dirfd, const char *path, mode_t mode,
 	if (sys_fchmodat2(dirfd, path, (unsigned int)mode, flags) == 0)
 		return 0;
 	if (!errno_may_be_refusal(errno) ||
-	    (errno == EPERM && !fchmodat2_call_refused()))
+	    (errno == EPERM && !libexecveat_fchmodat2_refused()))
 		return -1;
 	return libexecveat_chmod_without_fchmodat2(dirfd, path, mode, flags);
 }

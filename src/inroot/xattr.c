@@ -6,10 +6,10 @@
  *
  * The path form acts on the held name with the *xattrat call and
  * AT_SYMLINK_NOFOLLOW (a last link followed inside the root first, where
- * asked). Where the call is refused, the name is opened O_PATH in the
- * held directory and the O_PATH way below is taken, the held directory
- * and name with it. The fd form: an fd open to read or write takes the
- * f* calls; an O_PATH fd takes xattr_reach.c's ways.
+ * asked). Where the call is refused, the name is opened O_PATH|O_NOFOLLOW
+ * in the held directory and the O_PATH way below is taken. The fd form:
+ * an fd open to read or write takes the f* calls; an O_PATH fd takes
+ * xattr_reach.c's ways, none of which opens the file.
  */
 #define _GNU_SOURCE /* O_PATH */
 #include <fcntl.h>
@@ -36,7 +36,7 @@ static long on_path(int root, const char *path, const struct xattr_call *c,
 		fd = sys_openat(p.fd, p.name,
 				O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
 		r = fd < 0 ? -errno :
-		    libexecveat_xattr_opath(c, fd, true, p.fd, p.name);
+		    libexecveat_xattr_opath(c, fd);
 		if (fd >= 0)
 			sys_close(fd);
 	}
@@ -52,7 +52,7 @@ static long on_fd(int fd, const struct xattr_call *c)
 		return -errno;
 	if (!(flags & O_PATH))
 		return libexecveat_xattr_fd(c, fd);
-	return libexecveat_xattr_opath(c, fd, false, -1, NULL);
+	return libexecveat_xattr_opath(c, fd);
 }
 
 /* A length's answer: itself, or -1 with errno. */

@@ -37,14 +37,9 @@ bool libexecveat_xattrat_refused(long answer);
 
 /*
  * The call on the file an O_PATH fd holds (xattr_reach.c), without a
- * name that could lead elsewhere; parent and name, where the caller has
- * them (-1 and NULL where not), are the held directory and the name
- * that fd was opened by. A length, 0, or -errno: EOPNOTSUPP where no way
- * is left (a symlink, device, FIFO or socket without the *xattrat calls
- * and a proven /proc), EBUSY where the file would have to be opened and
- * closed while this process holds it open, dropping its record locks.
+ * name that could lead elsewhere and without opening the file: a
+ * length, 0, or -errno; EOPNOTSUPP where no such way is left.
  */
-long libexecveat_xattr_opath(const struct xattr_call *c, int fd,
-			     bool at_refused, int parent, const char *name);
+long libexecveat_xattr_opath(const struct xattr_call *c, int fd);
 
 #endif /* EXECVEAT_INROOT_XATTR_CALL_H */

@@ -5,20 +5,27 @@
  * where AT_SYMLINK_NOFOLLOW is asked acted on itself (or EOPNOTSUPP,
  * as the kernel's chmod answers); a file outside the root, and the one a
  * fake /proc names, never touched; a FIFO and a device node never
- * opened (an inotify watch sees every open); and the fd forms' answer
- * where no safe way is left: EOPNOTSUPP, in the worlds where that is so.
+ * opened, nor a regular file (an inotify watch sees every open), and
+ * another process's write lease on a file kept whole (the kernel's
+ * chmod and setxattr break none; an open for reading would); and the
+ * answer where no way without an open is left: EOPNOTSUPP, in the
+ * worlds where that is so (a regular file's mode without fchmodat2 and
+ * a proven /proc, its attributes without the *xattrat calls, or through
+ * an O_PATH fd without a proven /proc as well).
  *
  * Needs root (mount namespaces, chown, mknod); else exits 77.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/inotify.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -40,6 +47,7 @@ static int build(const char *top)
 	ok |= close(open(in_top(top, "outside/victim"), O_CREAT | O_WRONLY,
 			 0644));
 	ok |= close(open(in_top(top, "root/f"), O_CREAT | O_WRONLY, 0644));
+	ok |= close(open(in_top(top, "root/leased"), O_CREAT | O_WRONLY, 0644));
 	ok |= symlink("/f", in_top(top, "root/l"));
 	ok |= symlink("../outside/victim", in_top(top, "root/up"));
 	ok |= symlink("/nowhere", in_top(top, "root/dangle"));
@@ -88,8 +96,9 @@ static void victim_untouched(const char *top, const char *after)
 		   "its mode, owner, time or attributes changed");
 }
 
-static void by_path(int root, const char *top)
+static void by_path(enum world w, int root, const char *top)
 {
+	bool proc = world_proc(w), newer = world_new_calls(w);
 	struct statx stx;
 	struct timespec ts[2] = { { 1000, 0 }, { 1000, 0 } };
 	char value[8] = "";
@@ -108,9 +117,14 @@ static void by_path(int root, const char *top)
 	      ELOOP);
 	check("statx with an unknown flag",
 	      inroot_statx(root, "f", AT_EMPTY_PATH, STATX_INO, &stx), EINVAL);
-	check("chmod follows", inroot_chmod(root, "l", 0600, 0), 0);
+	/* A regular file's mode: fchmodat2, or a proven /proc. */
+	check("chmod follows", inroot_chmod(root, "l", 0600, 0),
+	      newer || proc ? 0 : EOPNOTSUPP);
 	check_true("chmod changed f", (stat_of(top, "root/f").st_mode & 0777) ==
-		   0600, "f's mode");
+		   (newer || proc ? 0600 : 0644), "f's mode");
+	check("chmod of a directory", inroot_chmod(root, "d", 0700, 0), 0);
+	check_true("chmod changed d", (stat_of(top, "root/d").st_mode & 0777) ==
+		   0700, "d's mode");
 	check("chmod of a link itself", inroot_chmod(root, "l", 0600,
 		  AT_SYMLINK_NOFOLLOW), EOPNOTSUPP);
 	check("chmod of a dangling link", inroot_chmod(root, "dangle", 0600, 0),
@@ -127,15 +141,31 @@ static void by_path(int root, const char *top)
 							      ts, 0), 0);
 	check_true("utimens changed f", stat_of(top, "root/f").st_mtime == 1000,
 		   "f's time");
+	/* A regular file's attributes: the *xattrat calls. */
 	check("setxattr follows", inroot_setxattr(root, "/d/../l", "user.k",
-						  "v", 1, 0, 0), 0);
+						  "v", 1, 0, 0),
+	      newer ? 0 : EOPNOTSUPP);
 	check("getxattr", (int)inroot_getxattr(root, "f", "user.k", value,
-					       sizeof value, 0), 0);
-	check_true("getxattr's value", value[0] == 'v', "not the value set");
+					       sizeof value, 0) - 1,
+	      newer ? 0 : EOPNOTSUPP);
+	check_true("getxattr's value", value[0] == (newer ? 'v' : '\0'),
+		   "not the value set");
 	check("listxattr", (int)inroot_listxattr(root, "l", value,
-						 sizeof value, 0), 0);
-	check("removexattr", inroot_removexattr(root, "l", "user.k", 0), 0);
-	check("removexattr again", inroot_removexattr(root, "f", "user.k", 0),
+						 sizeof value, 0) - 7,
+	      newer ? 0 : EOPNOTSUPP);
+	check("removexattr", inroot_removexattr(root, "l", "user.k", 0),
+	      newer ? 0 : EOPNOTSUPP);
+	/* A directory's, in every world. */
+	check("setxattr of a directory", inroot_setxattr(root, "d/", "user.k",
+		  "w", 1, 0, 0), 0);
+	check("getxattr of a directory", (int)inroot_getxattr(root, "d",
+		  "user.k", value, sizeof value, 0) - 1, 0);
+	check_true("getxattr's value", value[0] == 'w', "not the value set");
+	check("listxattr of a directory", (int)inroot_listxattr(root, "d/.",
+		  value, sizeof value, 0) - 7, 0);
+	check("removexattr of a directory", inroot_removexattr(root, "d",
+		  "user.k", 0), 0);
+	check("removexattr again", inroot_removexattr(root, "d", "user.k", 0),
 	      ENODATA);
 	check("setxattr out of the root", inroot_setxattr(root, "up", "user.k",
 		  "v", 1, 0, 0), ENOENT);
@@ -167,9 +197,11 @@ static void by_fd(enum world w, int root, const char *top)
 	check("futimens of an O_PATH fd, a bad nanosecond in mtime",
 	      inroot_futimens(f, bad_mtime_ns), EINVAL);
 	check("futimens of a directory's O_PATH fd", inroot_futimens(d, ts), 0);
+	/* A regular file's attributes through an O_PATH fd: its proven
+	 * /proc entry and the *xattrat calls. */
 	check("fsetxattr of an O_PATH fd", inroot_fsetxattr(f, "user.k", "v", 1,
 							    0),
-	      proc ? 0 : EOPNOTSUPP);
+	      proc && newer ? 0 : EOPNOTSUPP);
 	check("fsetxattr of a directory's O_PATH fd",
 	      inroot_fsetxattr(d, "user.k", "w", 1, 0), 0);
 	check("fgetxattr of a directory's O_PATH fd",
@@ -185,18 +217,19 @@ static void by_fd(enum world w, int root, const char *top)
 	close(d);
 }
 
-/* Never an open of the FIFO or the device, whatever the answers. */
+/* Never an open of the FIFO, the device or the regular file, whatever
+ * the answers. */
 static void never_opened(int root, const char *top)
 {
-	static const char *const names[] = { "fifo", "null" };
-	char buf[4096];
+	static const char *const names[] = { "fifo", "null", "f" };
+	char buf[4096], path[16];
 	int in = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 
-	for (size_t i = 0; i < 2; i++) {
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		int fd = inroot_resolve(root, names[i]);
 
-		inotify_add_watch(in, in_top(top, names[i][0] == 'f' ?
-				  "root/fifo" : "root/null"), IN_OPEN);
+		snprintf(path, sizeof path, "root/%s", names[i]);
+		inotify_add_watch(in, in_top(top, path), IN_OPEN);
 		inroot_fchmod(fd, 0600);
 		inroot_fsetxattr(fd, "user.k", "v", 1, 0);
 		inroot_fgetxattr(fd, "user.k", buf, 8);
@@ -205,9 +238,84 @@ static void never_opened(int root, const char *top)
 		inroot_listxattr(root, names[i], buf, 8, 0);
 		close(fd);
 	}
-	check_true("no FIFO or device opened", read(in, buf, sizeof buf) < 0 &&
-		   errno == EAGAIN, "inotify saw an open");
+	check_true("no FIFO, device or file opened",
+		   read(in, buf, sizeof buf) < 0 && errno == EAGAIN,
+		   "inotify saw an open");
 	close(in);
+}
+
+/* A child holding a write lease on path until asked whether it still
+ * does (F_GETLEASE: a break in progress names the type it goes to). */
+struct lease_holder {
+	pid_t pid;
+	int ask, answer;
+};
+
+static bool lease_hold(const char *path, struct lease_holder *h)
+{
+	int ask[2], answer[2], lease = -1;
+	char byte;
+
+	if (pipe2(ask, O_CLOEXEC) != 0 || pipe2(answer, O_CLOEXEC) != 0 ||
+	    (h->pid = fork()) < 0)
+		return false;
+	if (h->pid == 0) {
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+		/* The break's signal would end the holder: the lease tells. */
+		signal(SIGIO, SIG_IGN);
+		lease = fd >= 0 && fcntl(fd, F_SETLEASE, F_WRLCK) == 0 ?
+			F_WRLCK : -1;
+		if (write(answer[1], &lease, sizeof lease) != sizeof lease ||
+		    read(ask[0], &byte, 1) != 1)
+			_exit(1);
+		lease = fcntl(fd, F_GETLEASE);
+		_exit(write(answer[1], &lease, sizeof lease) == sizeof lease ?
+		      0 : 1);
+	}
+	close(ask[0]);
+	close(answer[1]);
+	h->ask = ask[1];
+	h->answer = answer[0];
+	return read(h->answer, &lease, sizeof lease) == sizeof lease &&
+	       lease == F_WRLCK;
+}
+
+static bool lease_kept(struct lease_holder *h)
+{
+	int lease = -1, status;
+
+	if (write(h->ask, "?", 1) != 1 ||
+	    read(h->answer, &lease, sizeof lease) != sizeof lease)
+		lease = -1;
+	close(h->ask);
+	close(h->answer);
+	waitpid(h->pid, &status, 0);
+	return lease == F_WRLCK;
+}
+
+/* Another process's write lease on a file whose mode and attributes are
+ * changed, by path and through an O_PATH fd: kept whole, whichever way
+ * each call took or whatever it answered. */
+static void lease_unbroken(int root, const char *top)
+{
+	struct lease_holder h;
+	int fd;
+
+	if (!lease_hold(in_top(top, "root/leased"), &h)) {
+		check_true("a write lease could be taken", false,
+			   "F_SETLEASE refused");
+		return;
+	}
+	fd = inroot_resolve(root, "leased");
+	inroot_chmod(root, "leased", 0600, 0);
+	inroot_fchmod(fd, 0640);
+	inroot_setxattr(root, "leased", "user.k", "v", 1, 0, 0);
+	inroot_fsetxattr(fd, "user.k", "w", 1, 0);
+	inroot_fremovexattr(fd, "user.k");
+	close(fd);
+	check_true("another's write lease kept", lease_kept(&h),
+		   "the lease was broken");
 }
 
 static int body(enum world w, const char *top)
@@ -220,9 +328,10 @@ static int body(enum world w, const char *top)
 		return 2;
 	}
 	root = open(in_top(top, "root"), O_PATH | O_DIRECTORY | O_CLOEXEC);
-	by_path(root, top);
+	by_path(w, root, top);
 	by_fd(w, root, top);
 	never_opened(root, top);
+	lease_unbroken(root, top);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
