@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "held_file.h"
+#include "../resolve/moment.h"
 #include "../same_file.h"
 #include "../sys.h"
 
@@ -117,6 +118,8 @@ int libexecveat_hold_file(int root, const char *path, bool follow,
 		r = hold_directory_itself(root, p);
 	if (r != 0 && p->fd >= 0)
 		libexecveat_release_parent(p);
+	if (r == 0)
+		AT_MOMENT(BEFORE_ACT, p->fd, p->name);
 	return r;
 }
 

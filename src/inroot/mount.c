@@ -23,6 +23,7 @@
 #include "../exports.h"
 #include "inroot.h"
 #include "mount_target.h"
+#include "../resolve/moment.h"
 #include "../sys_2_1.h"
 
 #define MS_RDONLY_ 1UL
@@ -98,8 +99,10 @@ static int bind_new(const struct mount_target *t, int source,
 		r = set_rdonly(tree, recursive);
 	if (r == 0)
 		r = call_result(sys_move_mount_fds(tree, t->fd));
-	if (r == 0)
+	if (r == 0) {
+		AT_MOMENT(AFTER_MOUNT, t->p.fd, t->p.name);
 		r = libexecveat_mount_landed(t, tree_mount_id(tree), NULL);
+	}
 	if (tree >= 0)
 		sys_close(tree);
 	return r;
@@ -119,8 +122,10 @@ static int bind_old(const struct mount_target *t, int source,
 				  NULL, MS_BIND_ |
 				  ((flags & INROOT_MOUNT_RECURSIVE) ? MS_REC_ : 0),
 				  NULL);
-	if (r == 0)
+	if (r == 0) {
+		AT_MOMENT(AFTER_MOUNT, t->p.fd, t->p.name);
 		r = libexecveat_mount_landed(t, 0, &source_st);
+	}
 	if (r != 0 || !(flags & INROOT_MOUNT_RDONLY))
 		return r;
 	if (flags & INROOT_MOUNT_RECURSIVE)
@@ -238,9 +243,11 @@ static int mask_directory(const struct mount_target *t)
 
 	if (mnt >= 0) {
 		r = call_result(sys_move_mount_fds(mnt, t->fd));
-		if (r == 0)
+		if (r == 0) {
+			AT_MOMENT(AFTER_MOUNT, t->p.fd, t->p.name);
 			r = libexecveat_mount_landed(t, tree_mount_id(mnt),
 						     NULL);
+		}
 		sys_close(mnt);
 		return r;
 	}
@@ -250,7 +257,10 @@ static int mask_directory(const struct mount_target *t)
 				  MS_RDONLY_ | MS_NOSUID_ | MS_NODEV_ |
 					  MS_NOEXEC_,
 				  "mode=0555");
-	return r == 0 ? libexecveat_mount_landed(t, 0, NULL) : r;
+	if (r != 0)
+		return r;
+	AT_MOMENT(AFTER_MOUNT, t->p.fd, t->p.name);
+	return libexecveat_mount_landed(t, 0, NULL);
 }
 
 /* The machine's /dev/null, checked to be the null device (1, 3). */

@@ -2,7 +2,6 @@
 #include "world.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,12 +11,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "old_calls.h"
 #include "openat2_nr.h"
 #include "proc_mounts.h"
 #include "refuse_call.h"
 #include "scratch_dir.h"
-
-#define NR(n) (OPENAT2_NR - 437 + (n)) /* the unified numbers, x32's bit */
 
 const char *const world_names[WORLDS] = {
 	"kernel", "openat2 ENOSYS", "openat2 EPERM", "no /proc",
@@ -34,31 +32,12 @@ bool world_proc(enum world w)
 	return w != NO_PROC && w != OLD_NO_PROC && w != OLD_FAKE_PROC;
 }
 
-/* The calls newer than Linux 5.1 that 2.1 uses. */
-static const long newer_calls[] = {
-	NR(428), NR(429), NR(430), NR(431), NR(432), /* open_tree... */
-	NR(437), NR(442), NR(452),                 /* openat2, setattr, chmod */
-	NR(463), NR(464), NR(465), NR(466),        /* the *xattrat calls */
-};
-
 static int refuse(enum world w)
 {
-	struct refused_call calls[sizeof newer_calls / sizeof newer_calls[0] + 1];
-	size_t n = 0;
-
 	if (w == OPENAT2_ENOSYS || w == OPENAT2_EPERM)
 		return refuse_call(OPENAT2_NR,
 				   w == OPENAT2_EPERM ? EPERM : ENOSYS);
-	if (w < OLD_CALLS)
-		return 0;
-	for (; n < sizeof newer_calls / sizeof newer_calls[0]; n++)
-		calls[n] = (struct refused_call){ .nr = newer_calls[n],
-						  .err = ENOSYS };
-	/* utimensat's AT_EMPTY_PATH came in Linux 5.8: before, EINVAL. */
-	calls[n++] = (struct refused_call){ .nr = SYS_utimensat,
-		.err = EINVAL, .arg = 3, .mask = AT_EMPTY_PATH,
-		.value = AT_EMPTY_PATH };
-	return refuse_calls(calls, n);
+	return w < OLD_CALLS ? 0 : refuse_calls_after_5_1();
 }
 
 static int hide(enum world w, const char *top)

@@ -16,13 +16,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "old_calls.h"
 #include "openat2_nr.h"
 #include "proc_mounts.h"
 #include "refuse_call.h"
 #include "scratch_dir.h"
 
 const char *const world_names[WORLDS] = {
-	"control", "openat2", "ENOSYS", "EPERM", "ENOSYS-noproc"
+	"control", "openat2", "ENOSYS", "EPERM", "ENOSYS-noproc", "5.1-calls"
 };
 
 /* A tmpfs of the world's own at top (the storm's renames and the
@@ -69,7 +70,8 @@ static bool complete(enum world w, int root, char *why, size_t size)
 	 * the world asked for, without a filter. */
 	int refusal = openat2_refusal(root);
 	int want = w == FALLBACK_EPERM ? EPERM : ENOSYS;
-	int err = w >= FALLBACK ? refuse_call_unless_so(refusal, OPENAT2_NR,
+	int err = w == OLD_CALLS ? refuse_calls_after_5_1() :
+		  w >= FALLBACK ? refuse_call_unless_so(refusal, OPENAT2_NR,
 							want) : 0;
 
 	refusal = openat2_refusal(root);
