@@ -21,8 +21,10 @@
  *   inside.
  *
  * Swaps made during a call, rather than before it, are proven for the
- * checked node by test_inroot_mknod_checked.c and, for the walk, by the
- * race suite.
+ * checked node by test_inroot_mknod_checked.c and, for the walk, the
+ * metadata calls and the mounts, by the race suite (tests/inroot/race);
+ * CVE-2025-52881 (writes to /proc redirected) by
+ * test_inroot_proc_writes.c.
  *
  * Needs root (mount namespaces, mounts); else exits 77.
  */
