@@ -98,7 +98,8 @@ static void victim_untouched(const char *top, const char *after)
 
 static void by_path(enum world w, int root, const char *top)
 {
-	bool proc = world_proc(w), newer = world_new_calls(w);
+	bool proc = world_proc(w), mode_ok = world_has(FCHMODAT2) || proc;
+	bool attrs = user_xattrs_at(top), attrs_at = attrs && world_has(XATTRAT);
 	struct statx stx;
 	struct timespec ts[2] = { { 1000, 0 }, { 1000, 0 } };
 	char value[8] = "";
@@ -119,9 +120,9 @@ static void by_path(enum world w, int root, const char *top)
 	      inroot_statx(root, "f", AT_EMPTY_PATH, STATX_INO, &stx), EINVAL);
 	/* A regular file's mode: fchmodat2, or a proven /proc. */
 	check("chmod follows", inroot_chmod(root, "l", 0600, 0),
-	      newer || proc ? 0 : EOPNOTSUPP);
+	      mode_ok ? 0 : EOPNOTSUPP);
 	check_true("chmod changed f", (stat_of(top, "root/f").st_mode & 0777) ==
-		   (newer || proc ? 0600 : 0644), "f's mode");
+		   (mode_ok ? 0600 : 0644), "f's mode");
 	check("chmod of a directory", inroot_chmod(root, "d", 0700, 0), 0);
 	check_true("chmod changed d", (stat_of(top, "root/d").st_mode & 0777) ==
 		   0700, "d's mode");
@@ -141,32 +142,34 @@ static void by_path(enum world w, int root, const char *top)
 							      ts, 0), 0);
 	check_true("utimens changed f", stat_of(top, "root/f").st_mtime == 1000,
 		   "f's time");
-	/* A regular file's attributes: the *xattrat calls. */
+	/* A regular file's attributes: the *xattrat calls (and a file
+	 * system that has user.* attributes at all: tmpfs since 6.6). */
 	check("setxattr follows", inroot_setxattr(root, "/d/../l", "user.k",
 						  "v", 1, 0, 0),
-	      newer ? 0 : EOPNOTSUPP);
+	      attrs_at ? 0 : EOPNOTSUPP);
 	check("getxattr", (int)inroot_getxattr(root, "f", "user.k", value,
 					       sizeof value, 0) - 1,
-	      newer ? 0 : EOPNOTSUPP);
-	check_true("getxattr's value", value[0] == (newer ? 'v' : '\0'),
+	      attrs_at ? 0 : EOPNOTSUPP);
+	check_true("getxattr's value", value[0] == (attrs_at ? 'v' : '\0'),
 		   "not the value set");
 	check("listxattr", (int)inroot_listxattr(root, "l", value,
 						 sizeof value, 0) - 7,
-	      newer ? 0 : EOPNOTSUPP);
+	      attrs_at ? 0 : EOPNOTSUPP);
 	check("removexattr", inroot_removexattr(root, "l", "user.k", 0),
-	      newer ? 0 : EOPNOTSUPP);
+	      attrs_at ? 0 : EOPNOTSUPP);
 	/* A directory's, in every world. */
 	check("setxattr of a directory", inroot_setxattr(root, "d/", "user.k",
-		  "w", 1, 0, 0), 0);
+		  "w", 1, 0, 0), attrs ? 0 : EOPNOTSUPP);
 	check("getxattr of a directory", (int)inroot_getxattr(root, "d",
-		  "user.k", value, sizeof value, 0) - 1, 0);
-	check_true("getxattr's value", value[0] == 'w', "not the value set");
+		  "user.k", value, sizeof value, 0) - 1, attrs ? 0 : EOPNOTSUPP);
+	check_true("getxattr's value", value[0] == (attrs ? 'w' : '\0'),
+		   "not the value set");
 	check("listxattr of a directory", (int)inroot_listxattr(root, "d/.",
-		  value, sizeof value, 0) - 7, 0);
+		  value, sizeof value, 0) - 7, attrs ? 0 : EOPNOTSUPP);
 	check("removexattr of a directory", inroot_removexattr(root, "d",
-		  "user.k", 0), 0);
+		  "user.k", 0), attrs ? 0 : EOPNOTSUPP);
 	check("removexattr again", inroot_removexattr(root, "d", "user.k", 0),
-	      ENODATA);
+	      attrs ? ENODATA : EOPNOTSUPP);
 	check("setxattr out of the root", inroot_setxattr(root, "up", "user.k",
 		  "v", 1, 0, 0), ENOENT);
 	victim_untouched(top, "the path forms");
@@ -177,7 +180,11 @@ static void by_path(enum world w, int root, const char *top)
 static void by_fd(enum world w, int root, const char *top)
 {
 	int f = inroot_resolve(root, "l"), d = inroot_resolve(root, "d");
-	bool proc = world_proc(w), newer = world_new_calls(w);
+	bool proc = world_proc(w), attrs = user_xattrs_at(top);
+	bool mode_ok = world_has(FCHMODAT2) || proc;
+	bool times_ok = world_has(UTIMENSAT_EMPTY) || proc;
+	bool attrs_ok = attrs && world_has(XATTRAT) &&
+			(proc || world_has(XATTRAT_OPATH));
 	struct timespec ts[2] = { { 1000, 0 }, { 1000, 0 } };
 	struct timespec bad_ns[2] = { { 1000, 1000000000 }, { 1000, 0 } };
 	struct timespec bad_mtime_ns[2] = { { 1000, UTIME_OMIT }, { 1000, -1 } };
@@ -186,30 +193,32 @@ static void by_fd(enum world w, int root, const char *top)
 
 	check("fstatx of an O_PATH fd", inroot_fstatx(f, 0, STATX_INO, &stx), 0);
 	check("fchmod of an O_PATH fd", inroot_fchmod(f, 0640),
-	      newer || proc ? 0 : EOPNOTSUPP);
+	      mode_ok ? 0 : EOPNOTSUPP);
 	check("fchown of an O_PATH fd", inroot_fchown(f, 7, 7), 0);
 	/* Before Linux 5.8 (no AT_EMPTY_PATH there), a regular file's fd
 	 * needs a proven /proc. */
 	check("futimens of an O_PATH fd", inroot_futimens(f, ts),
-	      newer || proc ? 0 : EOPNOTSUPP);
+	      times_ok ? 0 : EOPNOTSUPP);
 	check("futimens of an O_PATH fd, a bad nanosecond",
 	      inroot_futimens(f, bad_ns), EINVAL);
 	check("futimens of an O_PATH fd, a bad nanosecond in mtime",
 	      inroot_futimens(f, bad_mtime_ns), EINVAL);
 	check("futimens of a directory's O_PATH fd", inroot_futimens(d, ts), 0);
-	/* A regular file's attributes through an O_PATH fd: its proven
-	 * /proc entry and the *xattrat calls. */
+	/* A regular file's attributes through an O_PATH fd: the *xattrat
+	 * calls, on the fd itself or through its proven /proc entry. */
 	check("fsetxattr of an O_PATH fd", inroot_fsetxattr(f, "user.k", "v", 1,
 							    0),
-	      proc && newer ? 0 : EOPNOTSUPP);
+	      attrs_ok ? 0 : EOPNOTSUPP);
 	check("fsetxattr of a directory's O_PATH fd",
-	      inroot_fsetxattr(d, "user.k", "w", 1, 0), 0);
+	      inroot_fsetxattr(d, "user.k", "w", 1, 0), attrs ? 0 : EOPNOTSUPP);
 	check("fgetxattr of a directory's O_PATH fd",
-	      (int)inroot_fgetxattr(d, "user.k", value, sizeof value) - 1, 0);
+	      (int)inroot_fgetxattr(d, "user.k", value, sizeof value) - 1,
+	      attrs ? 0 : EOPNOTSUPP);
 	check("flistxattr of a directory's O_PATH fd",
-	      (int)inroot_flistxattr(d, value, sizeof value) - 7, 0);
+	      (int)inroot_flistxattr(d, value, sizeof value) - 7,
+	      attrs ? 0 : EOPNOTSUPP);
 	check("fremovexattr of a directory's O_PATH fd",
-	      inroot_fremovexattr(d, "user.k"), 0);
+	      inroot_fremovexattr(d, "user.k"), attrs ? 0 : EOPNOTSUPP);
 	check("fgetxattr of a bad fd", (int)inroot_fgetxattr(-1, "user.k",
 							    value, 8), EBADF);
 	victim_untouched(top, "the fd forms");

@@ -78,7 +78,10 @@ static bool read_only(const char *top, const char *p)
 
 static void binds(enum world w, int root, const char *top)
 {
-	bool file_ok = world_new_calls(w) || world_proc(w);
+	/* A read-only bind onto a file: made read-only while detached
+	 * (5.12), else bound and remounted through /proc. */
+	bool ro_file_ok = (world_has(OPEN_TREE) && world_has(MOUNT_SETATTR)) ||
+			  world_proc(w);
 	char src[512];
 	int fd;
 
@@ -90,16 +93,16 @@ static void binds(enum world w, int root, const char *top)
 	snprintf(src, sizeof src, "%s/srcfile", top);
 	check("bind a file read-only", inroot_bind(AT_FDCWD, src, root, "file",
 						   INROOT_MOUNT_RDONLY),
-	      file_ok ? 0 : EOPNOTSUPP);
-	if (file_ok)
+	      ro_file_ok ? 0 : EOPNOTSUPP);
+	if (ro_file_ok)
 		verdict(read_only(top, "root/file"), "the file bind is read-only",
 			world, "writable");
 	fd = open(in_top(top, "src"), O_PATH | O_DIRECTORY | O_CLOEXEC);
 	check("bind an fd onto a link, followed inside the root",
 	      inroot_bind(fd, "", root, "lro", INROOT_MOUNT_RDONLY),
-	      file_ok ? 0 : EOPNOTSUPP);
+	      ro_file_ok ? 0 : EOPNOTSUPP);
 	close(fd);
-	if (file_ok)
+	if (ro_file_ok)
 		verdict(exists(top, "root/ro/s") && read_only(top, "root/ro"),
 			"the link's bind is in the root, read-only", world,
 			"root/ro/s missing or writable");
@@ -124,7 +127,8 @@ static void remounts(int root, const char *top)
 
 static void masks(enum world w, int root, const char *top)
 {
-	bool file_ok = world_new_calls(w) || world_proc(w);
+	bool file_ok = (world_has(OPEN_TREE) && world_has(MOUNT_SETATTR)) ||
+		       world_proc(w);
 	struct statfs sfs;
 	struct stat st;
 

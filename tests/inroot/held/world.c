@@ -2,6 +2,7 @@
 #include "world.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "old_calls.h"
@@ -22,14 +24,58 @@ const char *const world_names[WORLDS] = {
 	"5.1's calls", "5.1's calls, no /proc", "5.1's calls, fake /proc"
 };
 
-bool world_new_calls(enum world w)
-{
-	return w < OLD_CALLS;
-}
-
 bool world_proc(enum world w)
 {
 	return w != NO_PROC && w != OLD_NO_PROC && w != OLD_FAKE_PROC;
+}
+
+#define NR(n) (OPENAT2_NR - 437 + (n)) /* the unified numbers, x32's bit */
+
+/* Whether the answer (rc, errno) says the call is missing. */
+static bool missing(long rc)
+{
+	return rc < 0 && (errno == ENOSYS || errno == EPERM);
+}
+
+bool world_has(enum later_call call)
+{
+	int saved_errno = errno, fd;
+	bool has = false;
+
+	switch (call) {
+	case OPEN_TREE:
+		has = !missing(syscall(NR(428), -1L, "", 0L));
+		break;
+	case MOUNT_SETATTR:
+		has = !missing(syscall(NR(442), -1L, "", 0L, NULL, 0L));
+		break;
+	case FCHMODAT2:
+		has = !missing(syscall(NR(452), (long)AT_FDCWD, "", 0L, -1L));
+		break;
+	case XATTRAT:
+		has = !missing(syscall(NR(465), (long)AT_FDCWD, "", -1L, NULL,
+				       0L));
+		break;
+	case XATTRAT_OPATH:
+		fd = open("/", O_PATH | O_CLOEXEC);
+		has = world_has(XATTRAT) &&
+		      syscall(NR(465), (long)fd, "", (long)AT_EMPTY_PATH, NULL,
+			      0L) >= 0;
+		close(fd);
+		break;
+	case UTIMENSAT_EMPTY:
+		has = syscall(SYS_utimensat, -1L, "", NULL,
+			      (long)AT_EMPTY_PATH) < 0 && errno != EINVAL;
+		break;
+	}
+	errno = saved_errno;
+	return has;
+}
+
+bool user_xattrs_at(const char *path)
+{
+	return setxattr(path, "user.probe", "p", 1, 0) == 0 &&
+	       removexattr(path, "user.probe") == 0;
 }
 
 static int refuse(enum world w)

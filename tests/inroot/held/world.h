@@ -32,9 +32,26 @@ enum world {
 
 extern const char *const world_names[WORLDS];
 
-/* Whether the world has the calls newer than 5.1, and a real /proc. */
-bool world_new_calls(enum world w);
+/* Whether the world has a real /proc. */
 bool world_proc(enum world w);
+
+/* The calls after 5.1 whose presence decides a way 2.1 takes. */
+enum later_call {
+	OPEN_TREE,          /* and move_mount, fsopen...: Linux 5.2 */
+	MOUNT_SETATTR,      /* 5.12 */
+	FCHMODAT2,          /* 6.6 */
+	XATTRAT,            /* getxattrat and the rest: 6.13 */
+	XATTRAT_OPATH,      /* the same, taking an O_PATH fd with "" */
+	UTIMENSAT_EMPTY,    /* utimensat's AT_EMPTY_PATH: 5.8 */
+};
+
+/* Whether call answers here, as this world's process is now (its filter
+ * loaded): asked of the kernel with arguments no file can answer. */
+bool world_has(enum later_call call);
+
+/* Whether path's file system takes user.* attributes (tmpfs: Linux
+ * 6.6), asked by setting and removing one. */
+bool user_xattrs_at(const char *path);
 
 /* What a world runs, in its child, with top the world's tmpfs: its
  * exit status. */
