@@ -37,12 +37,19 @@ static int hold_directory_itself(int root, struct held_parent *p)
 }
 
 /* The path with the held name replaced by the link's text (an absolute
- * text starts again at the root, which the in-root walk takes it as). */
+ * text starts again at the root, which the in-root walk takes it as).
+ * A text's trailing slashes (but a lone "/") are left off, and *dir
+ * set: the file it leads to must be a directory, as the kernel's lookup
+ * says, and is then held by its own name, not as "." in itself. */
 static int spliced(const struct held_parent *p, const char *link,
-		   size_t link_len, char out[PATH_MAX])
+		   size_t link_len, char out[PATH_MAX], bool *dir)
 {
 	size_t prefix = link[0] == '/' ? 0 : (size_t)(p->name - p->text);
 
+	while (link_len > 1 && link[link_len - 1] == '/') {
+		link_len--;
+		*dir = true;
+	}
 	if (prefix + link_len >= PATH_MAX)
 		return -ENAMETOOLONG;
 	memcpy(out, p->text, prefix);
@@ -51,8 +58,9 @@ static int spliced(const struct held_parent *p, const char *link,
 	return 0;
 }
 
-/* The held name's file, the one the whole path's open found? */
-static int check_same(const struct held_parent *p, int found)
+/* The held name's file, the one the whole path's open found (and a
+ * directory where a link's slash asked for one)? */
+static int check_same(const struct held_parent *p, int found, bool dir)
 {
 	struct stat here, there;
 
@@ -60,13 +68,16 @@ static int check_same(const struct held_parent *p, int found)
 		return -EAGAIN;
 	if (sys_fstat(found, &there) != 0)
 		return -errno;
-	return libexecveat_same_file(&here, &there) ? 0 : -EAGAIN;
+	if (!libexecveat_same_file(&here, &there))
+		return -EAGAIN;
+	return dir && !S_ISDIR(here.st_mode) ? -ENOTDIR : 0;
 }
 
 static int follow_links(int root, struct held_parent *p)
 {
 	char link[PATH_MAX], next[PATH_MAX];
 	int found = -1, r = 0;
+	bool dir = false;
 
 	for (int links = 0;; links++) {
 		long len;
@@ -88,7 +99,7 @@ static int follow_links(int root, struct held_parent *p)
 		}
 		r = links == MAX_LAST_LINKS ? -ELOOP :
 		    len == (long)sizeof link ? -ENAMETOOLONG :
-		    spliced(p, link, (size_t)len, next);
+		    spliced(p, link, (size_t)len, next, &dir);
 		if (r == 0) {
 			libexecveat_release_parent(p);
 			r = libexecveat_hold_parent(root, next, p);
@@ -99,7 +110,7 @@ static int follow_links(int root, struct held_parent *p)
 			break;
 	}
 	if (r == 0 && found >= 0)
-		r = check_same(p, found);
+		r = check_same(p, found, dir);
 	if (found >= 0)
 		sys_close(found);
 	return r;

@@ -140,6 +140,25 @@ static int bind_old(const struct mount_target *t, int source,
 	return r;
 }
 
+/* src onto t (source_path: the string that names src, or NULL):
+ * mount(2)'s ENOTDIR where one is a directory and the other not
+ * (move_mount's would be EINVAL), then the new API, else the old. */
+static int bind_onto(const struct mount_target *t, int src,
+		     const char *source_path, unsigned int flags)
+{
+	struct stat st;
+	int r;
+
+	if (sys_fstat(src, &st) != 0)
+		return -errno;
+	if (S_ISDIR(st.st_mode) != S_ISDIR(t->st.st_mode))
+		return -ENOTDIR;
+	r = bind_new(t, src, flags);
+	if (libexecveat_mount_api_refused(r))
+		r = bind_old(t, src, source_path, flags);
+	return r;
+}
+
 /*
  * source_dir and source as open_tree(2) takes them ("": source_dir
  * itself), the source opened O_PATH first, following a last link as
@@ -166,11 +185,8 @@ static int bind(int source_dir, const char *source, int root,
 		return -errno;
 	r = libexecveat_mount_target_hold(root, target, &t);
 	if (r == 0) {
-		r = bind_new(&t, src, flags);
-		if (libexecveat_mount_api_refused(r))
-			r = bind_old(&t, src,
-				     source_dir == AT_FDCWD && source[0] == '/' ?
-				     source : NULL, flags);
+		r = bind_onto(&t, src, source_dir == AT_FDCWD &&
+			      source[0] == '/' ? source : NULL, flags);
 		libexecveat_mount_target_release(&t);
 	}
 	sys_close(src);
@@ -290,9 +306,8 @@ static int mask(int root, const char *path)
 		r = mask_directory(&t);
 	} else {
 		null = dev_null();
-		r = null < 0 ? null : bind_new(&t, null, INROOT_MOUNT_RDONLY);
-		if (null >= 0 && libexecveat_mount_api_refused(r))
-			r = bind_old(&t, null, "/dev/null", INROOT_MOUNT_RDONLY);
+		r = null < 0 ? null : bind_onto(&t, null, "/dev/null",
+						 INROOT_MOUNT_RDONLY);
 		if (null >= 0)
 			sys_close(null);
 	}
