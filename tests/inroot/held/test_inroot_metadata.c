@@ -164,8 +164,9 @@ static void by_path(enum world w, int root, const char *top)
 		  "user.k", value, sizeof value, 0) - 1, attrs ? 0 : EOPNOTSUPP);
 	check_true("getxattr's value", value[0] == (attrs ? 'w' : '\0'),
 		   "not the value set");
+	/* Without user.* attributes, a list of none. */
 	check("listxattr of a directory", (int)inroot_listxattr(root, "d/.",
-		  value, sizeof value, 0) - 7, attrs ? 0 : EOPNOTSUPP);
+		  value, sizeof value, 0) - (attrs ? 7 : 0), 0);
 	check("removexattr of a directory", inroot_removexattr(root, "d",
 		  "user.k", 0), attrs ? 0 : EOPNOTSUPP);
 	check("removexattr again", inroot_removexattr(root, "d", "user.k", 0),
@@ -215,8 +216,8 @@ static void by_fd(enum world w, int root, const char *top)
 	      (int)inroot_fgetxattr(d, "user.k", value, sizeof value) - 1,
 	      attrs ? 0 : EOPNOTSUPP);
 	check("flistxattr of a directory's O_PATH fd",
-	      (int)inroot_flistxattr(d, value, sizeof value) - 7,
-	      attrs ? 0 : EOPNOTSUPP);
+	      (int)inroot_flistxattr(d, value, sizeof value) - (attrs ? 7 : 0),
+	      0);
 	check("fremovexattr of a directory's O_PATH fd",
 	      inroot_fremovexattr(d, "user.k"), attrs ? 0 : EOPNOTSUPP);
 	check("fgetxattr of a bad fd", (int)inroot_fgetxattr(-1, "user.k",
