@@ -74,6 +74,36 @@ static const struct variant {
 	{ .op = OP_REMOVE_ALL },
 	{ .op = OP_READLINK, .size = 3 },
 	{ .op = OP_READLINK, .size = PATH_MAX },
+	/* 2.1's: a last link followed, or (AT_SYMLINK_NOFOLLOW) acted on;
+	 * every file and directory of a tree has user.t, its own path. */
+	{ .op = OP_STATX },
+	{ .op = OP_STATX, .flags = AT_SYMLINK_NOFOLLOW },
+	{ .op = OP_CHMOD, .mode = 0604 },
+	{ .op = OP_CHMOD, .mode = 0604, .flags = AT_SYMLINK_NOFOLLOW },
+	{ .op = OP_CHOWN },
+	{ .op = OP_CHOWN, .flags = AT_SYMLINK_NOFOLLOW },
+	{ .op = OP_UTIMENS },
+	{ .op = OP_UTIMENS, .flags = AT_SYMLINK_NOFOLLOW },
+	{ .op = OP_GETXATTR, .other = "user.t", .size = 64 },
+	/* ERANGE: the value is longer. */
+	{ .op = OP_GETXATTR, .other = "user.t", .size = 1 },
+	{ .op = OP_GETXATTR, .other = "user.t", .size = 64,
+	  .flags = AT_SYMLINK_NOFOLLOW },
+	{ .op = OP_SETXATTR, .other = "user.n" },
+	{ .op = OP_SETXATTR, .other = "user.n", .flags = AT_SYMLINK_NOFOLLOW },
+	{ .op = OP_LISTXATTR, .size = 64 },
+	{ .op = OP_REMOVEXATTR, .other = "user.t" },
+	{ .op = OP_REMOVEXATTR, .other = "user.t",
+	  .flags = AT_SYMLINK_NOFOLLOW },
+	{ .op = OP_FSTATX },
+	{ .op = OP_FCHMOD, .mode = 0604 },
+	{ .op = OP_FCHOWN },
+	{ .op = OP_FUTIMENS },
+	{ .op = OP_FSETXATTR, .other = "user.n" },
+	{ .op = OP_MKNOD_CHECKED, .mode = S_IFIFO | 0640 },
+	{ .op = OP_BIND, .other = "d" },
+	{ .op = OP_MASK },
+	{ .op = OP_REMOUNT_RDONLY },
 };
 #define VARIANTS (sizeof(variants) / sizeof(variants[0]))
 
@@ -446,7 +476,10 @@ int question_set_make(struct question_set *set, uint64_t seed,
 
 				*q = ask(&variants[below(&state, VARIANTS)],
 					 kept, t);
+				/* An attribute's name and a bind's
+				 * source stay as they are. */
 				if (q->b != NULL && q->op != OP_SYMLINK &&
+				    !INROOT_OP_2_1(q->op) &&
 				    below(&state, 2) &&
 				    other_random_path(set, q, kept,
 						      &state) < 0)
