@@ -38,7 +38,8 @@ static const char help_text[] =
 	"Usage: inroot ROOT COMMAND [OPTION...] ARG...\n"
 	"       inroot --help | --version\n"
 	"\n"
-	"Make, remove and read files beneath the directory ROOT, every PATH\n"
+	"Make, remove, read and mount files beneath the directory ROOT, every"
+	" PATH\n"
 	"resolved inside ROOT as in a chroot to it: '..' stops at ROOT and an\n"
 	"absolute symbolic link starts again at ROOT.\n"
 	"\n"
@@ -64,6 +65,29 @@ static const char help_text[] =
 	"                                  gives it where /proc says (-n: a last"
 	" symlink\n"
 	"                                  itself, not followed)\n"
+	"  stat [-n] PATH...               print TYPE MODE UID:GID SIZE MTIME"
+	" PATH\n"
+	"  chmod [-n] MODE PATH...         change the mode\n"
+	"  chown [-n] UID[:GID] PATH...    change the owner (numbers; an empty"
+	" one is kept)\n"
+	"  utimens [-n] [-t SECONDS] PATH...\n"
+	"                                  set both times (default: now); makes"
+	" no file\n"
+	"  xattr get|set|list|rm [-n] [--create | --replace] PATH [NAME"
+	" [VALUE]]\n"
+	"                                  read or change extended attributes\n"
+	"  mknod --checked ...             the node made, then checked to be"
+	" it\n"
+	"  bind [-r] [--ro] [-i] SOURCE PATH\n"
+	"                                  bind-mount SOURCE (-i: a path inside"
+	" ROOT)\n"
+	"                                  onto PATH\n"
+	"  remount-ro [-r] PATH            make the mount at PATH read-only\n"
+	"  mask PATH...                    hide PATH: an empty read-only tmpfs"
+	" over a\n"
+	"                                  directory, /dev/null over anything"
+	" else\n"
+	"  (-n: a last symbolic link itself, not followed inside ROOT)\n"
 	"\n"
 	"Exit status: 0 on success, 1 when an operation fails (a line on"
 	" standard\n"
@@ -259,22 +283,38 @@ static int parse_node(int argc, char **argv, mode_t *type, dev_t *dev)
 	return 0;
 }
 
+/* --checked: inroot_mknod_checked, which checks the node made before
+ * anything uses it. */
 static int cmd_mknod(int root, int argc, char **argv)
 {
+	static const struct option long_options[] = {
+		{ "checked", no_argument, NULL, 'c' },
+		{ NULL, 0, NULL, 0 },
+	};
 	mode_t mode = 0666, type;
+	int opt, checked = 0, fd;
 	dev_t dev;
-	int opt;
 
-	while ((opt = next_option(argc, argv, "+m:")) != -1) {
-		if (opt != 'm' || parse_mode(optarg, &mode) != 0)
-			return EXIT_USAGE;
+	while ((opt = getopt_long(argc, argv, "+m:", long_options, NULL)) !=
+	       -1) {
+		if (opt == 'c')
+			checked = 1;
+		else if (opt != 'm' || parse_mode(optarg, &mode) != 0)
+			return opt == '?' ? usage_error("unknown option",
+							argv[optind - 1]) :
+					    EXIT_USAGE;
 	}
 	if (!arguments_left(argc, 2, 4))
 		return usage_error("mknod: expected PATH TYPE", NULL);
 	if (parse_node(argc, argv, &type, &dev) != 0)
 		return EXIT_USAGE;
-	if (inroot_mknod(root, argv[optind], type | mode, dev) != 0)
+	fd = checked ? inroot_mknod_checked(root, argv[optind], type | mode,
+					    dev) :
+		       inroot_mknod(root, argv[optind], type | mode, dev);
+	if (fd < 0)
 		return failed("mknod", argv[optind], errno);
+	if (checked)
+		close(fd);
 	return 0;
 }
 
@@ -440,6 +480,8 @@ static int cmd_resolve(int root, int argc, char **argv)
 	return 0;
 }
 
+#include "inroot_metadata_mounts.c"
+
 static const struct command {
 	const char *name;
 	int (*run)(int root, int argc, char **argv);
@@ -448,7 +490,11 @@ static const struct command {
 	{ "ln", cmd_ln },	    { "mv", cmd_mv },
 	{ "mknod", cmd_mknod },	    { "readlink", cmd_readlink },
 	{ "cat", cmd_cat },	    { "write", cmd_write },
-	{ "resolve", cmd_resolve },
+	{ "resolve", cmd_resolve }, { "stat", cmd_stat },
+	{ "chmod", cmd_chmod },	    { "chown", cmd_chown },
+	{ "utimens", cmd_utimens }, { "xattr", cmd_xattr },
+	{ "bind", cmd_bind },	    { "remount-ro", cmd_remount_ro },
+	{ "mask", cmd_mask },
 };
 
 static const struct command *find_command(const char *name)
