@@ -328,11 +328,31 @@ static void lease_unbroken(int root, const char *top)
 		   "the lease was broken");
 }
 
+/* The way each call takes for a regular file here, as the calls this
+ * world has decide it (the checks above prove the answers): one line
+ * for the report's table. */
+static void print_ways(enum world w)
+{
+	bool proc = world_proc(w);
+
+	printf("ways (%s): chmod %s; xattr by path %s, by O_PATH fd %s; "
+	       "futimens %s; chown, statx: AT_EMPTY_PATH\n", world,
+	       world_has(FCHMODAT2) ? "fchmodat2" :
+	       proc ? "/proc entry" : "EOPNOTSUPP",
+	       world_has(XATTRAT) ? "*xattrat" : "EOPNOTSUPP",
+	       world_has(XATTRAT) && world_has(XATTRAT_OPATH) ? "*xattrat" :
+	       world_has(XATTRAT) && proc ? "/proc entry + *xattrat" :
+	       "EOPNOTSUPP",
+	       world_has(UTIMENSAT_EMPTY) ? "AT_EMPTY_PATH" :
+	       proc ? "/proc entry" : "EOPNOTSUPP");
+}
+
 static int body(enum world w, const char *top)
 {
 	int root;
 
 	world = world_names[w];
+	print_ways(w);
 	if (build(top) != 0) {
 		perror("the tree");
 		return 2;

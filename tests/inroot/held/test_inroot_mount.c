@@ -157,11 +157,28 @@ static void outside_untouched(const char *top)
 		"nothing mounted outside the root", world, "a mount outside");
 }
 
+/* The way the mounts take here, as the calls this world has decide it:
+ * one line for the report's table. */
+static void print_ways(enum world w)
+{
+	bool tree = world_has(OPEN_TREE), setattr = world_has(MOUNT_SETATTR);
+	const char *old_file = world_proc(w) ? "mount(2) on the /proc entry" :
+				  "EOPNOTSUPP";
+
+	printf("ways (%s): bind onto a directory %s; onto a file %s; "
+	       "read-only %s; mask %s\n", world,
+	       tree ? "open_tree+move_mount" : "mount(2) from fchdir \".\"",
+	       tree ? "open_tree+move_mount" : old_file,
+	       setattr ? "mount_setattr" : "remount by mount(2)",
+	       tree ? "fsmount / open_tree" : "mount(2)");
+}
+
 static int body(enum world w, const char *top)
 {
 	int root;
 
 	world = world_names[w];
+	print_ways(w);
 	if (build(top) != 0) {
 		perror("the tree");
 		return 2;
