@@ -115,7 +115,7 @@ static int bind_dev_nodes(const char *top)
 }
 
 /* The machine, made in top (a tmpfs of this namespace's), then entered. */
-static int enter_machine(const char *top, bool new_procfs)
+static int enter_machine(const char *top)
 {
 	static const char *const dirs[] = { "dev", "etc", "tmp", "proc", "srv",
 		"srv/volume", "srv/volume/data", "srv/A", "srv/A/var",
@@ -139,8 +139,10 @@ static int enter_machine(const char *top, bool new_procfs)
 	for (size_t i = 0; i < sizeof links / sizeof *links; i++)
 		if (symlink(links[i].text, links[i].link) != 0)
 			return -1;
-	if ((new_procfs ? mount("proc", "proc", "proc", 0, NULL) :
-			  mount("/proc", "proc", NULL, MS_BIND | MS_REC, NULL)))
+	/* A procfs of its own, else (a sandbox's masked /proc refuses a
+	 * new one) the machine's. */
+	if (mount("proc", "proc", "proc", 0, NULL) != 0 &&
+	    mount("/proc", "proc", NULL, MS_BIND | MS_REC, NULL) != 0)
 		return -1;
 	return chroot(".") == 0 && chdir("/") == 0 ? 0 : -1;
 }
@@ -354,7 +356,7 @@ static void prepared(const char *image, const char *root,
 	looked_at_inside(root, image, volume, file);
 }
 
-static int in_world(const char *top, bool rootless)
+static int in_world(const char *top)
 {
 	static const struct root_bind a[] = {
 		{ "/srv/volume/data", "var/log/app", true },
@@ -365,7 +367,7 @@ static int in_world(const char *top, bool rootless)
 	};
 	char *before, *after;
 
-	if (enter_machine(top, rootless) != 0) {
+	if (enter_machine(top) != 0) {
 		printf("not here: %s: the scratch machine: %s\n", world,
 		       strerror(errno));
 		return 77;
@@ -430,8 +432,10 @@ static int run_world(const char *name)
 	int status = 2 << 8, err;
 	pid_t pid;
 
-	if (mkdtemp(top) == NULL || chmod(top, 0755) != 0)
+	if (mkdtemp(top) == NULL || chmod(top, 0755) != 0) {
+		perror("check-prepared: a scratch directory in /tmp");
 		return 2;
+	}
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
@@ -439,9 +443,12 @@ static int run_world(const char *name)
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		err = rootless ? become_rootless() :
 			unshare(CLONE_NEWNS) == 0 ? 0 : errno;
-		if (err == 0)
-			err = mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ?
-			      errno : 0;
+		/* Nothing mounted here propagates back. In a chroot (an
+		 * engine's: runsc do, a rootless unshare) "/" is no mount
+		 * point (EINVAL): the chroot's maker chose the namespace. */
+		if (err == 0 &&
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+			err = errno == EINVAL ? 0 : errno;
 		if (err == 0)
 			err = make_world(name);
 		if (err != 0) {
@@ -454,7 +461,7 @@ static int run_world(const char *name)
 				_exit(2);
 			_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 2);
 		}
-		_exit(in_world(top, rootless));
+		_exit(in_world(top));
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) != pid)
 		status = 2 << 8;

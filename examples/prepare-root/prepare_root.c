@@ -229,8 +229,8 @@ static void prepare_dev(struct run *r)
 
 	if (directory_target(r, "dev") != 0)
 		return;
-	if (staged_mount(r, "dev", "tmpfs", MS_NOSUID | MS_STRICTATIME,
-			 "mode=0755,size=65536k", staged) == NULL) {
+	if (staged_mount(r, "dev", "tmpfs", MS_NOSUID, "mode=0755,size=65536k",
+			 staged) == NULL) {
 		failed(r, "mount a tmpfs for", "dev", errno);
 		return;
 	}
