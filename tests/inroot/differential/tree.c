@@ -5,23 +5,37 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+
+#include "openat2_nr.h"
 
 /* The times a question sets (metadata_sides.h: 1000 and 2000) are
  * listed; those of a copy's making, which differ between copies, not. */
 #define TIMES_SET_BELOW 100000
 
+/* The *xattrat calls (Linux 6.13), which C libraries do not name yet. */
+#define SETXATTRAT_NR (OPENAT2_NR - 437 + 463)
+#define GETXATTRAT_NR (OPENAT2_NR - 437 + 464)
+#define LISTXATTRAT_NR (OPENAT2_NR - 437 + 465)
+
+struct xattr_args {
+	uint64_t value;
+	uint32_t size, flags;
+};
+
 /*
  * call(name, arg) with dirfd as the working directory, then back: the
- * l*xattr calls take no directory fd (the *xattrat ones, Linux 6.13,
- * are not on every kernel, nor known to valgrind). -1 with errno where
- * the directory cannot be entered.
+ * l*xattr calls take no directory fd, for where the *xattrat ones are
+ * missing (before 6.13; valgrind knows none of them). -1 with errno
+ * where the directory cannot be entered.
  */
 static long in_dir(int dirfd, const char *name,
 		   long (*call)(const char *, void *), void *arg)
@@ -46,6 +60,19 @@ static long set_own_path(const char *name, void *path)
 	return lsetxattr(name, "user.t", path, strlen(path), 0);
 }
 
+static int set_own_path_at(int dirfd, const char *name)
+{
+	struct xattr_args args = {
+		.value = (uint64_t)(uintptr_t)name, .size = (uint32_t)strlen(name),
+	};
+
+	if (syscall(SETXATTRAT_NR, dirfd, name, AT_SYMLINK_NOFOLLOW, "user.t",
+		    &args, sizeof args) == 0)
+		return 0;
+	return errno == ENOSYS ?
+	       (int)in_dir(dirfd, name, set_own_path, (void *)name) : -1;
+}
+
 struct names_of_attrs {
 	char list[1024];
 };
@@ -54,6 +81,17 @@ static long list_attrs(const char *name, void *out)
 {
 	return llistxattr(name, ((struct names_of_attrs *)out)->list,
 			  sizeof ((struct names_of_attrs *)out)->list);
+}
+
+/* The names listed, one system call where the kernel has it. */
+static long list_attrs_at(int dirfd, const char *name,
+			  struct names_of_attrs *out)
+{
+	long n = syscall(LISTXATTRAT_NR, dirfd, name, AT_SYMLINK_NOFOLLOW,
+			 out->list, sizeof out->list);
+
+	return n >= 0 || errno != ENOSYS ? n :
+	       in_dir(dirfd, name, list_attrs, out);
 }
 
 /* A regular file holds its own path: files differ in size, so that an
@@ -136,7 +174,7 @@ static int set_modes(int root, const struct tree *tree)
 		const struct tree_entry *e = &tree->entries[i];
 
 		if ((e->type == 'f' || e->type == 'd') &&
-		    in_dir(root, e->path, set_own_path, (void *)e->path) < 0)
+		    set_own_path_at(root, e->path) < 0)
 			return -1;
 		if (e->type != 'l' && e->type != 'm' && 
 		    fchmodat(root, e->path, e->mode, 0) < 0)
@@ -281,16 +319,28 @@ static long value_of(const char *name, void *arg)
 	return lgetxattr(name, v->attr, v->value, sizeof v->value);
 }
 
+static long value_of_at(int dirfd, const char *name, struct attr_value *v)
+{
+	struct xattr_args args = {
+		.value = (uint64_t)(uintptr_t)v->value,
+		.size = sizeof v->value,
+	};
+	long n = syscall(GETXATTRAT_NR, dirfd, name, AT_SYMLINK_NOFOLLOW,
+			 v->attr, &args, sizeof args);
+
+	return n >= 0 || errno != ENOSYS ? n : in_dir(dirfd, name, value_of, v);
+}
+
 /* The file's user.* attributes (name in dirfd), name=value in the order
  * listed. */
 static int list_xattrs(struct listing *l, int dirfd, const char *name)
 {
 	struct names_of_attrs names;
-	long n = in_dir(dirfd, name, list_attrs, &names);
+	long n = list_attrs_at(dirfd, name, &names);
 
 	for (long at = 0; at < n; at += (long)strlen(names.list + at) + 1) {
 		struct attr_value v = { .attr = names.list + at };
-		long len = in_dir(dirfd, name, value_of, &v);
+		long len = value_of_at(dirfd, name, &v);
 
 		if (append(l, " %s=%.*s", v.attr, (int)(len < 0 ? 0 : len),
 			   v.value) < 0)
