@@ -3,13 +3,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -17,7 +14,7 @@
 #include "openat2_nr.h"
 #include "proc_mounts.h"
 #include "refuse_call.h"
-#include "scratch_dir.h"
+#include "scratch_child.h"
 
 const char *const world_names[WORLDS] = {
 	"kernel", "openat2 ENOSYS", "openat2 EPERM", "no /proc",
@@ -127,30 +124,27 @@ _Noreturn static void in_world(enum world w, const char *top,
 	_exit(err);
 }
 
+struct world_args {
+	enum world w;
+	world_body *body;
+	char *why;
+	size_t size;
+};
+
+static void world_child(const char *top, void *arg)
+{
+	struct world_args *a = arg;
+
+	in_world(a->w, top, a->body, a->why, a->size);
+}
+
 int world_run(enum world w, world_body *body, char *why, size_t size)
 {
-	char top[] = "/tmp/inroot-held-XXXXXX";
-	int top_fd = scratch_dir_make(top), status = 2 << 8;
-	pid_t pid;
+	char top[] = "/tmp/inroot-held-XXXXXX", what[64];
+	struct world_args a = { w, body, why, size };
 
-	if (top_fd < 0) {
-		perror("the scratch directory");
-		return 2;
-	}
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0)
-			_exit(2);
-		in_world(w, top, body, why, size);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) != pid)
-		status = 2 << 8;
-	scratch_dir_remove(top, top_fd);
-	if (WIFSIGNALED(status))
-		fprintf(stderr, "world %s: killed by signal %d\n",
-			world_names[w], WTERMSIG(status));
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
+	snprintf(what, sizeof what, "world %s", world_names[w]);
+	return scratch_child_run(top, what, world_child, &a);
 }
 
 const char *in_top(const char *top, const char *p)
