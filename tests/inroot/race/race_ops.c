@@ -149,7 +149,7 @@ static const struct race_form metadata_forms[] = {
 	{ .victim = "s", .kind = REMOVES_FILE, .fixed = "chown" },
 	{ .victim = "s", .kind = REMOVES_FILE, .fixed = "utimens" },
 	{ .victim = "s", .kind = REMOVES_FILE, .fixed = "setxattr" },
-	{ .victim = "n", .kind = CREATES, .fixed = "mknod" },
+	{ .victim = "n", .kind = CREATES, .fixed = "mknod", .unmade = true },
 };
 static const struct race_form mounts_forms[] = {
 	{ .victim = "s", .kind = REMOVES_FILE, .fixed = "bind",
@@ -253,6 +253,8 @@ void race_prepare(const struct race_op *op, const struct race_tree *t,
 
 	if (f->mounts)
 		unmount_places(t);
+	for (int p = 0; f->unmade && p < PLACES; p++)
+		unlinkat(t->places[p], f->victim, 0);
 
 	snprintf(patterned, size, patterns[pattern], f->victim);
 	snprintf(fixed, size, "%s", f->fixed != NULL ? f->fixed : "");

@@ -42,6 +42,8 @@ struct race_form {
 	const char *cleared;  /* a name removed from /root/a before it */
 	bool mounts;          /* what the last try mounted on s and r
 			       * inside the root is unmounted first */
+	bool unmade;          /* the victim the last try made is removed
+			       * first, wherever inside the root */
 };
 
 struct race_op {
