@@ -121,8 +121,9 @@ int inroot_reopen(int fd, int flags);
  * acts on a last symlink itself; without it a last symlink is followed
  * inside the root. Any other flag: EINVAL. The fd forms act on the file
  * an fd holds, an O_PATH fd too (inroot_resolve's): never by a name
- * that could now lead elsewhere, never by opening a FIFO or a device;
- * where no such way is left, EOPNOTSUPP (inroot(3) lists them).
+ * that could now lead elsewhere, and never by opening the file (but a
+ * directory, for its attributes before Linux 6.13); where no such way is
+ * left, EOPNOTSUPP (inroot_statx(3) lists them).
  */
 
 struct statx; /* <sys/stat.h> with _GNU_SOURCE (glibc 2.28), or
