@@ -19,8 +19,7 @@
 /*
  * Whether fchmodat2 itself is refused here (this thread, now): flags that
  * the kernel rejects (EINVAL) before it looks at any path, so that no
- * file can answer. An EPERM from the real call may be the file's own
- * (the caller does not own it), and is then returned as it is.
+ * file can answer.
  */
 static bool fchmodat2_call_refused(void)
 {
@@ -35,6 +34,20 @@ static bool fchmodat2_call_refused(void)
 /* A refusal of fchmodat2, once proven (call_refused.h). */
 static atomic_int fchmodat2_refused;
 
+bool libexecveat_fchmodat2_refusal_remembered(void)
+{
+	return refusal_remembered(&fchmodat2_refused);
+}
+
+bool libexecveat_fchmodat2_refused(int err)
+{
+	if (!errno_may_be_refusal(err) ||
+	    (err == EPERM && !fchmodat2_call_refused()))
+		return false;
+	remember_refusal(&fchmodat2_refused);
+	return true;
+}
+
 /*
  * The fallback's answers that fchmodat2 does not give (fchmodat(3)):
  * EOPNOTSUPP where there is no way to change the mode, EBUSY and EAGAIN
@@ -42,7 +55,7 @@ static atomic_int fchmodat2_refused;
  * Where the refusal is only remembered, fchmodat2 is asked then, and
  * where the fallback would open the file (CHMOD_WOULD_OPEN), first.
  */
-static bool fallback_may_differ(int err)
+bool libexecveat_chmod_fallback_may_differ(int err)
 {
 	return err == EOPNOTSUPP || err == EBUSY || err == EAGAIN ||
 	       err == EMFILE || err == ENFILE;
@@ -55,19 +68,18 @@ static int fchmodat_policy(int dirfd, const char *path, mode_t mode,
 
 	if (flags == 0)
 		return sys_fchmodat(dirfd, path, (unsigned int)mode);
-	if (refusal_remembered(&fchmodat2_refused)) {
+	if (libexecveat_fchmodat2_refusal_remembered()) {
 		rc = libexecveat_chmod_without_fchmodat2(dirfd, path, mode,
 							 flags, false);
-		if (rc == 0 || (rc < 0 && !fallback_may_differ(errno)))
+		if (rc == 0 ||
+		    (rc < 0 && !libexecveat_chmod_fallback_may_differ(errno)))
 			return rc;
 		fallback_errno = rc < 0 ? errno : 0;
 	}
 	if (sys_fchmodat2(dirfd, path, (unsigned int)mode, flags) == 0)
 		return 0;
-	if (!errno_may_be_refusal(errno) ||
-	    (errno == EPERM && !fchmodat2_call_refused()))
+	if (!libexecveat_fchmodat2_refused(errno))
 		return -1;
-	remember_refusal(&fchmodat2_refused);
 	if (fallback_errno != 0) {
 		errno = fallback_errno;
 		return -1;

@@ -46,6 +46,14 @@ int libexecveat_inroot_open(int root, const char *path, int flags,
 /* inroot_mkdir's answer as -errno (mkdir_all makes its prefixes so). */
 int libexecveat_inroot_mkdir(int root, const char *path, mode_t mode);
 
+struct held_parent;
+
+/* inroot_mknod's answer as -errno; on 0, the directory the node was
+ * made in is still held in *p (mknod_checked opens the node there),
+ * and release_parent lets go. */
+int libexecveat_inroot_mknod(int root, const char *path, mode_t mode,
+			     dev_t dev, struct held_parent *p);
+
 /* What the last component of a path is, as the kernel's lookup of a
  * parent tells (fs/namei.c's LAST_NORM, LAST_DOT, LAST_DOTDOT,
  * LAST_ROOT). Only a name can be created, removed or renamed; the

@@ -42,7 +42,8 @@ struct answer {
 	/* The file's path in the tree afterwards (answer_name_file). */
 	char file[256];
 	/* readlink: what the buffer holds, and whether the bytes past what
-	 * was copied were left as they were. */
+	 * was copied were left as they were; statx's fields; an attribute's
+	 * value or list. */
 	char text[ANSWER_TEXT_MAX];
 	bool past_untouched;
 };
@@ -60,6 +61,10 @@ const char *question_describe(char *buf, size_t size,
 /* "fd of /d/e O_RDONLY", "-1 ENOENT", "0", "3 "d/e"": into buf. */
 const char *answer_describe(char *buf, size_t size, const struct question *q,
 			    const struct answer *a);
+
+/* Whether an answer to op names a file, by its dev/ino (an fd's, or
+ * statx's). */
+bool answer_names_file(enum inroot_op op);
 
 /* Whether two answers to q say the same (a's and b's file already
  * named): a the kernel's, b the library's, whose fd may carry the flags
