@@ -214,6 +214,20 @@ static int cmd_xattr(int root, int argc, char **argv)
 			   "VALUE, list PATH or rm PATH NAME", NULL);
 }
 
+/* bind's failure, naming the machine's SOURCE where it cannot be
+ * reached as the call reaches it (followed), else the target: the
+ * call's errno does not say which of the two failed it. The look only
+ * chooses the message. */
+static int bind_failed(const char *source, const char *target, int err)
+{
+	int fd = open(source, O_PATH | O_CLOEXEC);
+
+	if (fd < 0)
+		return failed("bind", source, errno);
+	close(fd);
+	return failed("bind", target, err);
+}
+
 /* -r: every mount beneath too; --ro: read-only; -i: SOURCE is a path
  * inside ROOT (resolved there), not one of the machine's. */
 static int cmd_bind(int root, int argc, char **argv)
@@ -247,11 +261,16 @@ static int cmd_bind(int root, int argc, char **argv)
 		source_path = "";
 	}
 	rc = inroot_bind(source, source_path, root, argv[optind + 1], flags);
-	if (rc != 0)
-		rc = failed("bind", argv[optind + 1], errno);
-	if (inside)
+	if (inside) {
+		int err = errno;
+
 		close(source);
-	return rc;
+		errno = err;
+	}
+	if (rc == 0)
+		return 0;
+	return inside ? failed("bind", argv[optind + 1], errno) :
+			bind_failed(source_path, argv[optind + 1], errno);
 }
 
 static int cmd_remount_ro(int root, int argc, char **argv)

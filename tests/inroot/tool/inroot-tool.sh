@@ -343,6 +343,15 @@ check_mounts() {
 	expect "$err" = "inroot: remount-ro tmp: Invalid argument" \
 		"nothing mounted at tmp"
 	run 1 "$root" bind /usr tmp/up
+	run 1 "$root" bind /no-such-source var/log/emptydir
+	expect "$err" = "inroot: bind /no-such-source: No such file or directory" \
+		"the machine's SOURCE that cannot be found is named"
+	run 1 "$root" bind -i no-such-source var/log/emptydir
+	expect "$err" = "inroot: bind no-such-source: No such file or directory" \
+		"a SOURCE inside ROOT that cannot be found is named"
+	run 1 "$root" bind /usr var/log/no-such-dir/target
+	expect "$err" = "inroot: bind var/log/no-such-dir/target: No such file or directory" \
+		"a target that cannot be found is named"
 	run 1 "$root" mask tmp/up/keep
 }
 
