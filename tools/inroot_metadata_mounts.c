@@ -24,26 +24,59 @@ static int nofollow_flags(int argc, char **argv)
 	return flags;
 }
 
+/*
+ * path's file as stat(2) tells it: inroot_statx; or, where the C library
+ * declares no struct statx (musl before 1.2.5), fstat of the fd that
+ * inroot_resolve (-n: inroot_resolve_nofollow) opens. 0, or -1 with
+ * errno.
+ */
+static int stat_path(int root, const char *path, int flags, struct stat *st)
+{
+#ifdef STATX_BASIC_STATS
+	struct statx stx;
+
+	if (inroot_statx(root, path, flags, STATX_BASIC_STATS, &stx) != 0)
+		return -1;
+	st->st_mode = stx.stx_mode;
+	st->st_uid = stx.stx_uid;
+	st->st_gid = stx.stx_gid;
+	st->st_size = (off_t)stx.stx_size;
+	st->st_mtime = stx.stx_mtime.tv_sec;
+	return 0;
+#else
+	int fd = flags & AT_SYMLINK_NOFOLLOW ? inroot_resolve_nofollow(root, path)
+					     : inroot_resolve(root, path);
+	int rc, err;
+
+	if (fd < 0)
+		return -1;
+	rc = fstat(fd, st);
+	err = errno;
+	close(fd);
+	errno = err;
+	return rc;
+#endif
+}
+
 /* One line a file: TYPE MODE UID:GID SIZE MTIME PATH. */
 static int cmd_stat(int root, int argc, char **argv)
 {
 	int flags = nofollow_flags(argc, argv), status = 0;
-	struct statx stx;
+	struct stat st;
 
 	if (flags < 0)
 		return EXIT_USAGE;
 	if (!arguments_left(argc, 1, -1))
 		return usage_error("stat: missing PATH", NULL);
 	for (int i = optind; i < argc; i++) {
-		if (inroot_statx(root, argv[i], flags, STATX_BASIC_STATS,
-				 &stx) != 0) {
+		if (stat_path(root, argv[i], flags, &st) != 0) {
 			status = failed("stat", argv[i], errno);
 			continue;
 		}
-		printf("%s %04o %u:%u %llu %lld %s\n", type_name(stx.stx_mode),
-		       (unsigned)(stx.stx_mode & 07777), (unsigned)stx.stx_uid,
-		       (unsigned)stx.stx_gid, (unsigned long long)stx.stx_size,
-		       (long long)stx.stx_mtime.tv_sec, argv[i]);
+		printf("%s %04o %u:%u %llu %lld %s\n", type_name(st.st_mode),
+		       (unsigned)(st.st_mode & 07777), (unsigned)st.st_uid,
+		       (unsigned)st.st_gid, (unsigned long long)st.st_size,
+		       (long long)st.st_mtime, argv[i]);
 	}
 	return status;
 }

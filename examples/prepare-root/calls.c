@@ -11,7 +11,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -40,7 +39,8 @@ void print_refused_calls(FILE *out)
 		long rc = syscall(calls[i].nr, a[0], a[1], a[2], a[3], a[4]);
 
 		fprintf(out, "%s: %s\n", calls[i].name,
-			rc == -1 && (errno == ENOSYS || errno == EPERM) ?
-			strerrorname_np(errno) : "ok");
+			rc == -1 && errno == ENOSYS ? "ENOSYS" :
+			rc == -1 && errno == EPERM  ? "EPERM" :
+						      "ok");
 	}
 }
