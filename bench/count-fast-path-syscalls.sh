@@ -11,10 +11,12 @@
 set -euo pipefail
 subject=$1
 . "$(dirname "$0")/strace-ready.sh"
+. "$(dirname "$0")/syscall-twins.sh"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
 strace -q -s 64 -o "$log" "$subject" || { echo "fast-paths-once failed"; exit 1; }
+as_64bit_names "$log"
 between() { # FROM TO
 	awk -v from="$1" -v to="$2" '
 		index($0, "write(-1, \"fast-paths-once: " to) == 1 { exit }

@@ -26,11 +26,13 @@ if [ "${1:-}" = --counts ]; then
 fi
 subject=$1
 . "$(dirname "$0")/strace-ready.sh"
+. "$(dirname "$0")/syscall-twins.sh"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 # -f: the refused way runs in a child, whose filter cannot be taken off.
 strace -f -q -s 256 -o "$log" "$subject" --once >&2 ||
 	{ echo "inroot-cost --once failed" >&2; exit 1; }
+as_64bit_names "$log"
 
 # Per marked operation: OPERATION|WAY|CALLS|NAMES|KERNEL-ANSWERED|REFUSED,
 # counting the marking process's calls only (its parent waits meanwhile).

@@ -8,10 +8,12 @@
 set -euo pipefail
 subject=$1
 . "$(dirname "$0")/strace-ready.sh"
+. "$(dirname "$0")/syscall-twins.sh"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
 strace -q -o "$log" "$subject" || { echo "openat2-once failed"; exit 1; }
+as_64bit_names "$log"
 calls=$(awk '/^write\(-1, "openat2-once: returned"/ { exit }
 	marked { print }
 	/^write\(-1, "openat2-once: calling openat2"/ { marked = 1 }' "$log")

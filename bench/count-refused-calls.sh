@@ -27,6 +27,10 @@ expected=(
 	"inroot_open;ENOSYS;openat2;2" "inroot_open;EPERM;openat2;2"
 	"fchmodat;ENOSYS;(fchmodat2|syscall_0x1c4);1"
 	"fchmodat;EPERM;(fchmodat2|syscall_0x1c4);2"
+	# inroot_chmod, inroot_fchmod and fchmodat, each of the 100 calls:
+	# one memory of fchmodat2's refusal for the three.
+	"inroot_chmod;ENOSYS;(fchmodat2|syscall_0x1c4);1"
+	"inroot_chmod;EPERM;(fchmodat2|syscall_0x1c4);2"
 	"faccessat;ENOSYS;faccessat2;1" "faccessat;EPERM;faccessat2;2"
 	"close_range;ENOSYS;close_range;1" "close_range;EPERM;close_range;1"
 	"fexecve;ENOSYS;execveat;1" "fexecve;EPERM;execveat;2"

@@ -18,9 +18,11 @@
 set -euo pipefail
 subject=$1
 . "$(dirname "$0")/strace-ready.sh"
+. "$(dirname "$0")/syscall-twins.sh"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 strace -q -s 512 -o "$log" "$subject" --once || { echo "resolve-cost --once failed"; exit 1; }
+as_64bit_names "$log"
 
 # System calls per openat2() call: one less each than while every call
 # asked the probe again.

@@ -17,6 +17,7 @@
 set -euo pipefail
 subject=$1 program=$2
 . "$(dirname "$0")/strace-ready.sh"
+. "$(dirname "$0")/syscall-twins.sh"
 log=$(mktemp)
 script=$(mktemp)
 trap 'rm -f "$log" "$script"' EXIT
@@ -41,6 +42,7 @@ count() {
 		failed=1
 		return
 	fi
+	as_64bit_names "$log"
 	calls=$(awk '
 		marked && /^(\+\+\+|---)/ { next }
 		marked && /^write\(-1, "fexecve-once: fexecve returned"/ { exit }

@@ -9,7 +9,8 @@
  *
  * The questions are ones the fallback answers by itself (/proc is there):
  * openat2 of a file beneath a directory, inroot_open of a file in a root,
- * fchmodat of a file with AT_SYMLINK_NOFOLLOW, faccessat with AT_EACCESS
+ * fchmodat of a file with AT_SYMLINK_NOFOLLOW, and with inroot_chmod and
+ * inroot_fchmod (an O_PATH fd) of it, faccessat with AT_EACCESS
  * (as root, whose IDs are all the same: no child), close_range of a
  * number no fd has, and fexecve of a file no one may execute, whose /proc
  * exec fails EACCES.
@@ -57,6 +58,20 @@ static int call_fchmodat(void)
 			AT_SYMLINK_NOFOLLOW) == 0;
 }
 
+/* inroot_chmod, inroot_fchmod and fchmodat share one memory of
+ * fchmodat2's refusal: the first of the three proves it for all. */
+static int call_inroot_chmod(void)
+{
+	int fd = openat(dirfd_under_test, "file", O_PATH | O_CLOEXEC);
+	int ok = fd >= 0 &&
+		 inroot_chmod(dirfd_under_test, "file", 0600, 0) == 0 &&
+		 inroot_fchmod(fd, 0640) == 0 &&
+		 fchmodat(dirfd_under_test, "file", 0600,
+			  AT_SYMLINK_NOFOLLOW) == 0;
+
+	return fd >= 0 && close(fd) == 0 && ok;
+}
+
 static int call_faccessat(void)
 {
 	return faccessat(dirfd_under_test, "file", R_OK, AT_EACCESS) == 0;
@@ -84,6 +99,7 @@ static const struct {
 	{ "openat2", 437, call_openat2 },
 	{ "inroot_open", 437, call_inroot_open },
 	{ "fchmodat", 452, call_fchmodat },
+	{ "inroot_chmod", 452, call_inroot_chmod },
 	{ "faccessat", 439, call_faccessat },
 	{ "close_range", 436, call_close_range },
 	{ "fexecve", SYS_execveat, call_fexecve },

@@ -10,6 +10,8 @@
 #ifndef BENCH_REFUSED_OPENAT2_H
 #define BENCH_REFUSED_OPENAT2_H
 
+#include <stdbool.h>
+
 #include "execveat.h"
 
 /* Loads the filter (for good: filters cannot be removed). 0, or an
@@ -17,7 +19,10 @@
 int refuse_openat2_but_to_the_kernel_side(void);
 
 /* The kernel's openat2, through the filter: as openat2(dirfd, path, how,
- * sizeof *how), asked again while it answers EAGAIN (for up to 10 s). */
-int kernel_side_openat2(int dirfd, const char *path, const struct open_how *how);
+ * sizeof *how), asked again while a scoped ".." answers EAGAIN
+ * (tests/common/openat2_again.h); where renames went on for as long as it
+ * was asked, *unanswered (unless NULL) says the EAGAIN is no answer. */
+int kernel_side_openat2(int dirfd, const char *path, const struct open_how *how,
+			bool *unanswered);
 
 #endif /* BENCH_REFUSED_OPENAT2_H */

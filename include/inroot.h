@@ -123,6 +123,104 @@ ssize_t inroot_readlink(int root, const char *path, char *buf, size_t size);
  */
 int inroot_reopen(int fd, int flags);
 
+/*
+ * libexecveat 2.1: a file's metadata beneath a root and through an fd,
+ * mounts onto targets held inside a root, device nodes checked; none of
+ * them needs /proc where the kernel has the calls each names.
+ *
+ * The path forms take flags as the *at calls do: AT_SYMLINK_NOFOLLOW
+ * acts on a last symlink itself; without it a last symlink is followed
+ * inside the root. Any other flag: EINVAL. The fd forms act on the file
+ * an fd holds, an O_PATH fd too (inroot_resolve's): never by a name
+ * that could now lead elsewhere, and never by opening the file (but a
+ * directory, for its attributes before Linux 6.13); where no such way is
+ * left, EOPNOTSUPP (inroot_statx(3) lists them).
+ */
+
+struct statx; /* <sys/stat.h> with _GNU_SOURCE (glibc 2.28), or
+	       * <linux/stat.h> */
+struct timespec;
+
+/* statx(2). flags: AT_SYMLINK_NOFOLLOW, AT_NO_AUTOMOUNT and the
+ * AT_STATX_ sync flags (fstatx: the sync flags only). Where statx is
+ * refused, fstatat's fields, stx_mask STATX_BASIC_STATS. */
+int inroot_statx(int root, const char *path, int flags, unsigned int mask,
+		 struct statx *buf);
+int inroot_fstatx(int fd, int flags, unsigned int mask, struct statx *buf);
+
+/* fchmodat(2): a symlink's own mode is EOPNOTSUPP, as from fchmodat2.
+ * The file is never opened: a regular file's mode needs fchmodat2 (Linux
+ * 6.6) or a proven /proc, else EOPNOTSUPP. */
+int inroot_chmod(int root, const char *path, mode_t mode, int flags);
+int inroot_fchmod(int fd, mode_t mode);
+
+/* fchownat(2); with AT_SYMLINK_NOFOLLOW (or an O_PATH fd of a link),
+ * the link's own owner: lchown. (uid_t)-1 and (gid_t)-1 keep one. */
+int inroot_chown(int root, const char *path, uid_t uid, gid_t gid,
+		 int flags);
+int inroot_fchown(int fd, uid_t uid, gid_t gid);
+
+/* utimensat(2): times, NULL or two of them (atime, mtime); NULL is
+ * now; UTIME_NOW and UTIME_OMIT as there. */
+int inroot_utimens(int root, const char *path,
+		   const struct timespec *times, int flags);
+int inroot_futimens(int fd, const struct timespec *times);
+
+/* getxattr(2), setxattr(2) (set_flags: XATTR_CREATE, XATTR_REPLACE),
+ * listxattr(2), removexattr(2); AT_SYMLINK_NOFOLLOW makes them the l*
+ * calls. A file other than a directory is never opened: its attributes
+ * need the *xattrat calls (Linux 6.13) and, through an O_PATH fd, a
+ * proven /proc too (or an fd of it this process holds open to read),
+ * else EOPNOTSUPP. */
+ssize_t inroot_getxattr(int root, const char *path, const char *name,
+			void *value, size_t size, int flags);
+int inroot_setxattr(int root, const char *path, const char *name,
+		    const void *value, size_t size, int set_flags, int flags);
+ssize_t inroot_listxattr(int root, const char *path, char *list,
+			 size_t size, int flags);
+int inroot_removexattr(int root, const char *path, const char *name,
+		       int flags);
+ssize_t inroot_fgetxattr(int fd, const char *name, void *value,
+			 size_t size);
+int inroot_fsetxattr(int fd, const char *name, const void *value,
+		     size_t size, int set_flags);
+ssize_t inroot_flistxattr(int fd, char *list, size_t size);
+int inroot_fremovexattr(int fd, const char *name);
+
+/*
+ * inroot_mknod, then the new name opened O_PATH|O_NOFOLLOW in the
+ * directory it was made in (held from the one walk) and checked to be a
+ * node of mode's type (and, for a device, of dev): that fd
+ * (close-on-exec), or -1 with EAGAIN where the name came to hold another
+ * file between the two calls.
+ */
+int inroot_mknod_checked(int root, const char *path, mode_t mode,
+			 dev_t dev);
+
+/* The mounts' flags. */
+#define INROOT_MOUNT_RECURSIVE 0x1U /* every mount beneath, as well */
+#define INROOT_MOUNT_RDONLY 0x2U    /* bind: the new mount read-only */
+
+/*
+ * A bind mount of source (open_tree(2)'s source_dir and source: ""
+ * names source_dir itself, an O_PATH fd from inroot_resolve for one) onto
+ * target, resolved beneath root (a last link followed inside it; the
+ * last component must be a name: EINVAL for ".", ".." or the root).
+ * Proven after to have landed on the target held: else EAGAIN (see
+ * inroot(3) for what stays mounted then).
+ */
+int inroot_bind(int source_dir, const char *source, int root,
+		const char *target, unsigned int flags);
+
+/* The mount at path read-only (INROOT_MOUNT_RECURSIVE: and every mount
+ * beneath); EINVAL where nothing is mounted there. */
+int inroot_remount_rdonly(int root, const char *path, unsigned int flags);
+
+/* path hidden: an empty read-only tmpfs over a directory, the
+ * machine's /dev/null (checked to be it) bound read-only over anything
+ * else. */
+int inroot_mask(int root, const char *path);
+
 #ifdef __cplusplus
 }
 #endif

@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +39,8 @@ static const char help_text[] =
 	"Usage: inroot ROOT COMMAND [OPTION...] ARG...\n"
 	"       inroot --help | --version\n"
 	"\n"
-	"Make, remove and read files beneath the directory ROOT, every PATH\n"
+	"Make, remove, read and mount files beneath the directory ROOT, every"
+	" PATH\n"
 	"resolved inside ROOT as in a chroot to it: '..' stops at ROOT and an\n"
 	"absolute symbolic link starts again at ROOT.\n"
 	"\n"
@@ -64,6 +66,29 @@ static const char help_text[] =
 	"                                  gives it where /proc says (-n: a last"
 	" symlink\n"
 	"                                  itself, not followed)\n"
+	"  stat [-n] PATH...               print TYPE MODE UID:GID SIZE MTIME"
+	" PATH\n"
+	"  chmod [-n] MODE PATH...         change the mode\n"
+	"  chown [-n] UID[:GID] PATH...    change the owner (numbers; an empty"
+	" one is kept)\n"
+	"  utimens [-n] [-t SECONDS] PATH...\n"
+	"                                  set both times (default: now); makes"
+	" no file\n"
+	"  xattr get|set|list|rm [-n] [--create | --replace] PATH [NAME"
+	" [VALUE]]\n"
+	"                                  read or change extended attributes\n"
+	"  mknod --checked ...             the node made, then checked to be"
+	" it\n"
+	"  bind [-r] [--ro] [-i] SOURCE PATH\n"
+	"                                  bind-mount SOURCE (-i: a path inside"
+	" ROOT)\n"
+	"                                  onto PATH\n"
+	"  remount-ro [-r] PATH            make the mount at PATH read-only\n"
+	"  mask PATH...                    hide PATH: an empty read-only tmpfs"
+	" over a\n"
+	"                                  directory, /dev/null over anything"
+	" else\n"
+	"  (-n: a last symbolic link itself, not followed inside ROOT)\n"
 	"\n"
 	"Exit status: 0 on success, 1 when an operation fails (a line on"
 	" standard\n"
@@ -133,24 +158,34 @@ static int parse_number(const char *text, unsigned int *number)
 	return 0;
 }
 
-/* getopt over a command's own arguments (argv[0] is its name: main sets
- * optind to 0, which makes glibc and musl start afresh on the new
- * vector). An unknown option or a missing value is reported here, as
- * '?'. */
-static int next_option(int argc, char **argv, const char *options)
+/* getopt_long over a command's own arguments (argv[0] is its name: main
+ * sets optind to 0, which makes glibc and musl start afresh on the new
+ * vector); long_options may be NULL. An unknown option or a missing
+ * value is reported here, named as it was written, as '?'. */
+static int next_long_option(int argc, char **argv, const char *options,
+			    const struct option *long_options)
 {
-	int opt = getopt(argc, argv, options);
+	int opt = long_options != NULL ?
+			  getopt_long(argc, argv, options, long_options, NULL) :
+			  getopt(argc, argv, options);
 
 	if (opt == '?' || opt == ':') {
 		char name[3] = { '-', (char)optopt, '\0' };
+		const char *written = argv[optind - 1];
+		bool is_long = strncmp(written, "--", 2) == 0;
 
-		usage_error(optopt != 0 && strchr(options, optopt) != NULL ?
+		usage_error(!is_long && strchr(options, optopt) != NULL ?
 				    "missing value for" :
 				    "unknown option",
-			    optopt != 0 ? name : argv[optind - 1]);
+			    is_long || optopt == 0 ? written : name);
 		return '?';
 	}
 	return opt;
+}
+
+static int next_option(int argc, char **argv, const char *options)
+{
+	return next_long_option(argc, argv, options, NULL);
 }
 
 static int arguments_left(int argc, int want_min, int want_max)
@@ -244,9 +279,9 @@ static int cmd_mv(int root, int argc, char **argv)
 	unsigned int flags = 0;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "+", long_options, NULL)) != -1) {
+	while ((opt = next_long_option(argc, argv, "+", long_options)) != -1) {
 		if (opt == '?')
-			return usage_error("unknown option", argv[optind - 1]);
+			return EXIT_USAGE;
 		if (opt == 'N' && flags == 0)
 			flags = RENAME_NOREPLACE;
 		else if (opt == 'X' && flags == 0)
@@ -285,22 +320,36 @@ static int parse_node(int argc, char **argv, mode_t *type, dev_t *dev)
 	return 0;
 }
 
+/* --checked: inroot_mknod_checked, which checks the node made before
+ * anything uses it. */
 static int cmd_mknod(int root, int argc, char **argv)
 {
+	static const struct option long_options[] = {
+		{ "checked", no_argument, NULL, 'c' },
+		{ NULL, 0, NULL, 0 },
+	};
 	mode_t mode = 0666, type;
+	int opt, checked = 0, fd;
 	dev_t dev;
-	int opt;
 
-	while ((opt = next_option(argc, argv, "+m:")) != -1) {
-		if (opt != 'm' || parse_mode(optarg, &mode) != 0)
+	while ((opt = next_long_option(argc, argv, "+m:", long_options)) !=
+	       -1) {
+		if (opt == 'c')
+			checked = 1;
+		else if (opt != 'm' || parse_mode(optarg, &mode) != 0)
 			return EXIT_USAGE;
 	}
 	if (!arguments_left(argc, 2, 4))
 		return usage_error("mknod: expected PATH TYPE", NULL);
 	if (parse_node(argc, argv, &type, &dev) != 0)
 		return EXIT_USAGE;
-	if (inroot_mknod(root, argv[optind], type | mode, dev) != 0)
+	fd = checked ? inroot_mknod_checked(root, argv[optind], type | mode,
+					    dev) :
+		       inroot_mknod(root, argv[optind], type | mode, dev);
+	if (fd < 0)
 		return failed("mknod", argv[optind], errno);
+	if (checked)
+		close(fd);
 	return 0;
 }
 
@@ -471,6 +520,8 @@ static int is_option(const char *arg)
 	return arg[0] == '-' && arg[1] != '\0';
 }
 
+#include "inroot_metadata_mounts.c"
+
 static const struct command {
 	const char *name;
 	int (*run)(int root, int argc, char **argv);
@@ -479,7 +530,11 @@ static const struct command {
 	{ "ln", cmd_ln },	    { "mv", cmd_mv },
 	{ "mknod", cmd_mknod },	    { "readlink", cmd_readlink },
 	{ "cat", cmd_cat },	    { "write", cmd_write },
-	{ "resolve", cmd_resolve },
+	{ "resolve", cmd_resolve }, { "stat", cmd_stat },
+	{ "chmod", cmd_chmod },	    { "chown", cmd_chown },
+	{ "utimens", cmd_utimens }, { "xattr", cmd_xattr },
+	{ "bind", cmd_bind },	    { "remount-ro", cmd_remount_ro },
+	{ "mask", cmd_mask },
 };
 
 static const struct command *find_command(const char *name)

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "seccomp_abis.h"
+
 int main(int argc, char **argv)
 {
 	int err = argc < 4 ? 0 : strcmp(argv[2], "ENOSYS") == 0 ? ENOSYS :
@@ -26,7 +28,9 @@ int main(int argc, char **argv)
 	}
 	ctx = seccomp_init(SCMP_ACT_ALLOW);
 	if (ctx != NULL) {
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(err), nr, 0);
+		rc = seccomp_add_x86_abis(ctx);
+		if (rc == 0)
+			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(err), nr, 0);
 		if (rc == 0)
 			rc = seccomp_load(ctx);
 		seccomp_release(ctx);

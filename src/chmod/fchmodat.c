@@ -20,8 +20,7 @@
 /*
  * Whether fchmodat2 itself is refused here (this thread, now): flags that
  * the kernel rejects (EINVAL) before it looks at any path, so that no
- * file can answer. An EPERM from the real call may be the file's own
- * (the caller does not own it), and is then returned as it is.
+ * file can answer.
  */
 static bool fchmodat2_call_refused(void)
 {
@@ -31,6 +30,19 @@ static bool fchmodat2_call_refused(void)
 /* A refusal of fchmodat2, once proven (call_refused.h). */
 static atomic_int fchmodat2_refused;
 
+bool libexecveat_fchmodat2_refusal_remembered(void)
+{
+	return refusal_remembered(&fchmodat2_refused);
+}
+
+bool libexecveat_fchmodat2_refused(int r)
+{
+	if (!may_be_refusal(r) || (r == -EPERM && !fchmodat2_call_refused()))
+		return false;
+	remember_refusal(&fchmodat2_refused);
+	return true;
+}
+
 /*
  * The fallback's answers that fchmodat2 does not give (fchmodat(3)):
  * EOPNOTSUPP where there is no way to change the mode, EBUSY and EAGAIN
@@ -38,7 +50,7 @@ static atomic_int fchmodat2_refused;
  * Where the refusal is only remembered, fchmodat2 is asked then, and
  * where the fallback would open the file (CHMOD_WOULD_OPEN), first.
  */
-static bool fallback_may_differ(int r)
+bool libexecveat_chmod_fallback_may_differ(int r)
 {
 	return r == CHMOD_WOULD_OPEN || r == -EOPNOTSUPP || r == -EBUSY ||
 	       r == -EAGAIN || r == -EMFILE || r == -ENFILE;
@@ -51,16 +63,15 @@ static int fchmodat_policy(int dirfd, const char *path, mode_t mode,
 
 	if (flags == 0)
 		return sys_fchmodat(dirfd, path, (unsigned int)mode);
-	if (refusal_remembered(&fchmodat2_refused)) {
+	if (libexecveat_fchmodat2_refusal_remembered()) {
 		fallback = libexecveat_chmod_without_fchmodat2(
 			dirfd, path, mode, flags, false);
-		if (!fallback_may_differ(fallback))
+		if (!libexecveat_chmod_fallback_may_differ(fallback))
 			return fallback;
 	}
 	r = sys_fchmodat2(dirfd, path, (unsigned int)mode, flags);
-	if (!may_be_refusal(r) || (r == -EPERM && !fchmodat2_call_refused()))
+	if (!libexecveat_fchmodat2_refused(r))
 		return r;
-	remember_refusal(&fchmodat2_refused);
 	if (fallback < 0)
 		return fallback;
 	return libexecveat_chmod_without_fchmodat2(dirfd, path, mode, flags,

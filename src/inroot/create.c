@@ -78,21 +78,31 @@ static int check_node(mode_t mode, dev_t dev)
 	}
 }
 
+int libexecveat_inroot_mknod(int root, const char *path, mode_t mode,
+			     dev_t dev, struct held_parent *p)
+{
+	int r = check_node(mode, dev);
+
+	if (r != 0)
+		return r;
+	r = libexecveat_hold_parent(root, path, p);
+	if (r != 0)
+		return r;
+	r = p->kind == LAST_IS_ROOT ? ROOT_EXISTS :
+				      make_node(p->fd, p->name, mode, dev);
+	if (r != 0)
+		libexecveat_release_parent(p);
+	return r;
+}
+
 EXECVEAT_EXPORT int inroot_mknod(int root, const char *path, mode_t mode,
 				 dev_t dev)
 {
 	struct held_parent p;
-	int r = check_node(mode, dev);
+	int r = libexecveat_inroot_mknod(root, path, mode, dev, &p);
 
-	if (r != 0)
-		return answer(r);
-	r = libexecveat_hold_parent(root, path, &p);
-
-	if (r == 0) {
-		r = p.kind == LAST_IS_ROOT ? ROOT_EXISTS :
-					     make_node(p.fd, p.name, mode, dev);
+	if (r == 0)
 		libexecveat_release_parent(&p);
-	}
 	return answer(r);
 }
 

@@ -72,6 +72,12 @@ int libexecveat_hold_parent(int root, const char *path,
 			    struct held_parent *p);
 void libexecveat_release_parent(struct held_parent *p);
 
+/* inroot_mknod's answer as -errno; on 0, the directory the node was
+ * made in is still held in *p (mknod_checked opens the node there),
+ * and release_parent lets go. */
+int libexecveat_inroot_mknod(int root, const char *path, mode_t mode,
+			     dev_t dev, struct held_parent *p);
+
 /*
  * The search permission on the directory held, which the kernel's lookup
  * of a parent checks before it reads the last name ("x", ".", ".."; a

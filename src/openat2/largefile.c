@@ -1,6 +1,7 @@
 /*
- * Whether the kernel's openat2 would add O_LARGEFILE to this process's
- * open, and the bit to add.
+ * The walk as openat2's fallback makes it (openat2.h): with the flags the
+ * kernel's system call adds after its checks, O_LARGEFILE for a 32-bit
+ * process on a 64-bit kernel.
  *
  * The openat2 system call adds O_LARGEFILE to every open but an O_PATH
  * one on every 64-bit kernel (fs/open.c: force_o_largefile(), true where
@@ -27,9 +28,11 @@
 #include <fcntl.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 
-#include "largefile.h"
+#include "openat2.h"
+#include "../resolve/resolve.h"
 #include "../syscalls/process.h"
 
 #if __SIZEOF_LONG__ == 4 && !defined(__x86_64__)
@@ -84,7 +87,9 @@ static bool kernel_is_64bit(void)
 }
 #endif
 
-unsigned long long libexecveat_openat2_added_flags(unsigned long long flags)
+/* The bits the kernel's openat2 would add to flags here: O_LARGEFILE or
+ * nothing. */
+static uint64_t added_flags(uint64_t flags)
 {
 #ifdef COMPAT_OPENAT_ADDS_NOTHING
 	if (!(flags & O_PATH) && kernel_is_64bit())
@@ -92,4 +97,16 @@ unsigned long long libexecveat_openat2_added_flags(unsigned long long flags)
 #endif
 	(void)flags;
 	return 0;
+}
+
+int libexecveat_resolve_open_as_openat2(int dirfd, const char *path,
+					const struct open_how *how)
+{
+	struct open_how as_kernel = {
+		.flags = how->flags | added_flags(how->flags),
+		.mode = how->mode,
+		.resolve = how->resolve,
+	};
+
+	return libexecveat_resolve_open(dirfd, path, &as_kernel);
 }

@@ -19,11 +19,9 @@
 #include "empty_path.h"
 #include "execveat.h"
 #include "../exports.h"
-#include "largefile.h"
 #include "../null_check.h"
 #include "open_how_check.h"
 #include "openat2.h"
-#include "../resolve/resolve.h"
 #include "../syscalls/files.h"
 
 /* open_how_check.c reads how as three 64-bit words. */
@@ -85,15 +83,7 @@ int libexecveat_open_without_openat2(int dirfd, const char *path,
 		err = -EFAULT;
 	if (err < 0)
 		return err;
-	/* The flags the kernel's system call adds after its checks: a 32-bit
-	 * process on a 64-bit kernel gets O_LARGEFILE (largefile.c). */
-	struct open_how as_kernel = {
-		.flags = how->flags | libexecveat_openat2_added_flags(how->flags),
-		.mode = how->mode,
-		.resolve = how->resolve,
-	};
-
-	return libexecveat_resolve_open(dirfd, path, &as_kernel);
+	return libexecveat_resolve_open_as_openat2(dirfd, path, how);
 }
 
 int libexecveat_openat2_policy(int dirfd, const char *path,

@@ -1,6 +1,7 @@
 /*
- * openat2() inside the library (src/openat2/openat2.c), for the operations
- * beneath a root, which open through it.
+ * openat2() inside the library (src/openat2/), for the operations beneath
+ * a root, which open through it, and its fallback's walk, which the tests
+ * compare with the kernel's call.
  */
 #ifndef EXECVEAT_OPENAT2_H
 #define EXECVEAT_OPENAT2_H
@@ -24,5 +25,15 @@ int libexecveat_openat2_policy(int dirfd, const char *path,
  */
 int libexecveat_open_without_openat2(int dirfd, const char *path,
 				     const struct open_how *how, size_t size);
+
+/*
+ * The walk as openat2's fallback makes it once the arguments have passed
+ * the kernel's checks (src/openat2/largefile.c): how's flags with those
+ * the kernel's system call adds (O_LARGEFILE for a 32-bit process on a
+ * 64-bit kernel). What the fallback answers, and so what the kernel's
+ * openat2 is compared with. An fd, or -errno.
+ */
+int libexecveat_resolve_open_as_openat2(int dirfd, const char *path,
+					const struct open_how *how);
 
 #endif /* EXECVEAT_OPENAT2_H */

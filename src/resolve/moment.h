@@ -14,6 +14,9 @@ enum resolve_moment {
 	BEFORE_LAST_OPEN, /* the last component (a name, "..") is next */
 	BEFORE_MAGIC_REOPEN, /* a magic link's target was judged */
 	BEFORE_REFETCH, /* ".." must fetch a level it let go */
+	AFTER_MKNOD, /* inroot_mknod_checked: the node made, not yet checked */
+	BEFORE_ACT, /* 2.1: the file held (directory and name), not yet acted on */
+	AFTER_MOUNT, /* 2.1: a mount made, not yet proven to have landed */
 };
 #ifdef EXECVEAT_RESOLVE_TEST_HOOKS
 void libexecveat_resolve_test_hook(enum resolve_moment moment, int dirfd,

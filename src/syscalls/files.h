@@ -1,7 +1,8 @@
 /*
  * The raw system calls on files and directories (call.h says how they
- * answer): opens, stats, links, listings, access and mode checks and
- * changes, and the *at calls of the operations beneath a root.
+ * answer): opens, stats, links, listings, access and mode checks, mode,
+ * owner and time changes, and the *at calls of the operations beneath a
+ * root.
  *
  * Build with _FILE_OFFSET_BITS=64 (and without _TIME_BITS=64): then the C
  * library's struct stat and struct statfs have the layout of the kernel's
@@ -15,7 +16,9 @@
 #include <stdint.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/types.h>
 #include <sys/uio.h>
+#include <time.h>
 
 #include "call.h"
 
@@ -293,6 +296,24 @@ static inline int sys_fchmodat(int dirfd, const char *path, unsigned int mode)
 static inline int sys_fchmod(int fd, unsigned int mode)
 {
 	return (int)sys_call(SYS_fchmod, (long)fd, (long)mode, 0L, 0L, 0L, 0L);
+}
+
+/* fchownat takes 32-bit ids on every ABI (it came after chown32). */
+static inline int sys_fchownat(int dirfd, const char *path, uid_t uid,
+			       gid_t gid, int flags)
+{
+	return (int)sys_call(SYS_fchownat, (long)dirfd, SYS_ARG_PTR(path),
+			     (long)uid, (long)gid, (long)flags, 0L);
+}
+
+/* utimensat with the C library's struct timespec: on 32-bit ABIs built
+ * without _TIME_BITS=64 (above) that is the kernel's old timespec, which
+ * utimensat (not utimensat_time64) takes. */
+static inline int sys_utimensat(int dirfd, const char *path,
+				const struct timespec ts[2], int flags)
+{
+	return (int)sys_call(SYS_utimensat, (long)dirfd, SYS_ARG_PTR(path),
+			     SYS_ARG_PTR(ts), (long)flags, 0L, 0L);
 }
 
 /* struct linux_dirent64's fixed part, as getdents64 writes each record

@@ -1,6 +1,6 @@
 /*
  * The execveat, openat2, close_range and fchmodat2 system-call numbers for
- * the ABI being built.
+ * the ABI being built, and those of the mount API and the *xattrat calls.
  *
  * The number is taken from the kernel headers and checked against a table
  * of our own, so that a wrong or missing header breaks the build (naming
@@ -15,6 +15,8 @@
  * 437 on every ABI, x32's with its bit. So did close_range (Linux 5.9):
  * 436, and fchmodat2 (Linux 6.6): 452. Kernel headers before 6.6 (Debian
  * 12 ships 6.1's) have no fchmodat2: there the table's number is used.
+ * So are the mount API's (5.2, mount_setattr 5.12) and the *xattrat
+ * calls' (6.13), at the end of this file.
  */
 #ifndef EXECVEAT_SYSCALL_NUMBERS_H
 #define EXECVEAT_SYSCALL_NUMBERS_H
@@ -134,6 +136,45 @@ _Static_assert(0, "neither the kernel headers nor our table know "
 _Static_assert(FCHMODAT2_NR == FCHMODAT2_EXPECTED_NR,
 	       "the kernel headers' fchmodat2 number disagrees with the "
 	       "mainline number for " EXECVEAT_ABI);
+#endif
+
+/*
+ * The calls of the mounts and attributes beneath a root: from 424 on, one
+ * table on every ABI (x32 with its bit), so headers older than a call get
+ * its number here; the kernel headers' own number, where they have one,
+ * must agree.
+ */
+#if defined(__x86_64__) && defined(__ILP32__)
+#define NR_UNIFIED(n) (0x40000000 + (n))
+#else
+#define NR_UNIFIED(n) (n)
+#endif
+
+#define OPEN_TREE_NR NR_UNIFIED(428)
+#define MOVE_MOUNT_NR NR_UNIFIED(429)
+#define FSOPEN_NR NR_UNIFIED(430)
+#define FSCONFIG_NR NR_UNIFIED(431)
+#define FSMOUNT_NR NR_UNIFIED(432)
+#define MOUNT_SETATTR_NR NR_UNIFIED(442)
+#define SETXATTRAT_NR NR_UNIFIED(463)
+#define GETXATTRAT_NR NR_UNIFIED(464)
+#define LISTXATTRAT_NR NR_UNIFIED(465)
+#define REMOVEXATTRAT_NR NR_UNIFIED(466)
+
+#ifdef SYS_open_tree
+_Static_assert(SYS_open_tree == OPEN_TREE_NR, "open_tree's number");
+#endif
+#ifdef SYS_move_mount
+_Static_assert(SYS_move_mount == MOVE_MOUNT_NR, "move_mount's number");
+#endif
+#ifdef SYS_fsmount
+_Static_assert(SYS_fsmount == FSMOUNT_NR, "fsmount's number");
+#endif
+#ifdef SYS_mount_setattr
+_Static_assert(SYS_mount_setattr == MOUNT_SETATTR_NR, "mount_setattr's");
+#endif
+#ifdef SYS_getxattrat
+_Static_assert(SYS_getxattrat == GETXATTRAT_NR, "getxattrat's number");
 #endif
 
 #endif /* EXECVEAT_SYSCALL_NUMBERS_H */

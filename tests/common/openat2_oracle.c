@@ -9,7 +9,7 @@
 
 #include "openat2_again.h"
 #include "openat2_oracle.h"
-#include "resolve/resolve.h"
+#include "openat2/openat2.h"
 
 int openat2_kernel_side(int dirfd, const char *path,
 			const struct open_how *how)
@@ -27,7 +27,7 @@ int openat2_kernel_side(int dirfd, const char *path,
 int openat2_resolver_side(int dirfd, const char *path,
 			  const struct open_how *how)
 {
-	int fd = libexecveat_resolve_open(dirfd, path, how);
+	int fd = libexecveat_resolve_open_as_openat2(dirfd, path, how);
 
 	if (fd >= 0)
 		return fd;
@@ -80,7 +80,17 @@ struct openat2_answers openat2_oracle(openat2_side_fn *fallback, int dirfd,
 	} while (openat2_ask_again(&again, how->resolve,
 				   openat2_either_eagain(a.kernel.err,
 							 a.fallback.err)));
+	a.kernel_unanswered = openat2_kernel_unanswered(&again, how->resolve,
+							a.kernel.err);
 	return a;
+}
+
+bool openat2_kernel_judges(const struct openat2_answers *a, const char *what)
+{
+	if (a->kernel_unanswered)
+		openat2_say_not_judged(what, "the fallback's answer checked "
+				       "alone");
+	return !a->kernel_unanswered;
 }
 
 /* openat2(3), NOTES: the fallback opens the last component itself, and

@@ -8,6 +8,7 @@
 #ifndef TESTS_OPENAT2_ORACLE_H
 #define TESTS_OPENAT2_ORACLE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -24,10 +25,14 @@ struct openat2_answer {
 
 struct openat2_answers {
 	struct openat2_answer kernel, fallback;
+	/* The kernel's EAGAIN is no answer: renames kept its scoped walk
+	 * from one for as long as it was asked (openat2_again.h). Nothing
+	 * then judges the fallback by the kernel. */
+	bool kernel_unanswered;
 };
 
 /* A side: as openat2(dirfd, path, how, sizeof *how), an fd or -1 and
- * errno. The fallback is the resolver (libexecveat_resolve_open) or the
+ * errno. The fallback is the resolver (openat2_resolver_side) or the
  * library's openat2 where a filter refuses the system call. */
 typedef int openat2_side_fn(int dirfd, const char *path,
 			    const struct open_how *how);
@@ -44,8 +49,9 @@ typedef int openat2_side_fn(int dirfd, const char *path,
 int openat2_kernel_side(int dirfd, const char *path,
 			const struct open_how *how);
 
-/* The resolver (libexecveat_resolve_open, which answers -errno, as the
- * library's functions do inside) as a side. */
+/* The resolver as openat2's fallback asks it, with the flags the system
+ * call adds (libexecveat_resolve_open_as_openat2, which answers -errno,
+ * as the library's functions do inside), as a side. */
 int openat2_resolver_side(int dirfd, const char *path,
 			  const struct open_how *how);
 
@@ -57,7 +63,8 @@ struct openat2_answer openat2_answer_of(int fd, int err);
  * fallback, so that a test which moves a file while the fallback walks
  * (a hook) hears the kernel in the world the move left. Where either
  * answers EAGAIN (a rename raced a scoped ".."), both are asked again
- * (openat2_again.h): the answers compared answer the same question.
+ * (openat2_again.h): the answers compared answer the same question. Where
+ * the kernel's stays EAGAIN all the same, kernel_unanswered says so.
  */
 struct openat2_answers openat2_oracle(openat2_side_fn *fallback, int dirfd,
 				      const char *path,
@@ -77,6 +84,12 @@ enum openat2_verdict {
 enum openat2_verdict openat2_compare(const struct openat2_answer *k,
 				     const struct openat2_answer *f,
 				     uint64_t asked);
+
+/* Whether the kernel's answer can judge the fallback's: not where renames
+ * kept it from any (kernel_unanswered), which it then says on stdout
+ * ("not judged: what: ..."), the fallback's answer left to be checked
+ * alone. */
+bool openat2_kernel_judges(const struct openat2_answers *a, const char *what);
 
 /* True when the answers agree (the same, or the documented flags). */
 int openat2_agree(const struct openat2_answers *a, uint64_t asked);

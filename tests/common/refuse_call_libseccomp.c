@@ -6,28 +6,7 @@
 #include <seccomp.h>
 #include <stdlib.h>
 
-/*
- * A filter kills every system call of an ABI it does not list. An i386
- * test that runs a script starts /bin/sh, an x86_64 program: list each
- * x86 ABI, so that all the programs of the test see the same policy.
- */
-static int add_other_x86_abis(scmp_filter_ctx ctx)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	static const uint32_t abis[] = { SCMP_ARCH_X86_64, SCMP_ARCH_X86,
-					 SCMP_ARCH_X32 };
-
-	for (size_t i = 0; i < sizeof(abis) / sizeof(abis[0]); i++) {
-		int rc = seccomp_arch_add(ctx, abis[i]);
-
-		if (rc != 0 && rc != -EEXIST)
-			return rc;
-	}
-#else
-	(void)ctx;
-#endif
-	return 0;
-}
+#include "../../tools/seccomp_abis.h" /* the ABIs a filter lists */
 
 static int add_rule(scmp_filter_ctx ctx, const struct refused_call *c)
 {
@@ -73,7 +52,7 @@ static scmp_filter_ctx filter_of(const struct refused_call *calls, size_t n,
 
 	*rc = ctx == NULL ? -ENOMEM : 0;
 	if (*rc == 0 && all_named(calls, n))
-		*rc = add_other_x86_abis(ctx);
+		*rc = seccomp_add_x86_abis(ctx);
 	for (size_t i = 0; *rc == 0 && i < n; i++)
 		*rc = add_rule(ctx, &calls[i]);
 	if (*rc != 0 && ctx != NULL) {

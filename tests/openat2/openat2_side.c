@@ -8,7 +8,9 @@
  * (OPENAT2_KERNEL_SIZE, openat2_oracle.h), and the filter lets that one
  * size by.
  *
- * "resolver": libexecveat_resolve_open itself, as the policy calls it.
+ * "resolver": the resolver itself, as the policy calls it once the
+ * arguments have passed the kernel's checks: with the flags the system
+ * call adds (libexecveat_resolve_open_as_openat2).
  *
  * With OPENAT2_DIFFERENTIAL_STATX=refused, either side runs where statx
  * is refused too (ENOSYS): the fallback then knows no mount ids, and

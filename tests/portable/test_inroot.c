@@ -15,11 +15,12 @@
  *   through the library in a forked child (the world made there), and as
  *   the kernel's call in a child chrooted to the copy, as root or, where
  *   the row says so, as uid and gid 65534; the two must give the same
- *   result and errno, the same file for an fd, with the same access mode
- *   and close-on-exec flag (the kernel's opens are asked with O_CLOEXEC
- *   and O_NOCTTY, which inroot.h's add), the same link text, and leave
- *   the two copies alike, outside the root included (every tree has a
- *   victim beside its root that hostile links name).
+ *   result and errno, the same file for an fd, with the same F_GETFL
+ *   flags (inroot_same_fd_flags: O_LARGEFILE too) and close-on-exec flag
+ *   (the kernel's opens are asked with O_CLOEXEC and O_NOCTTY, which
+ *   inroot.h's add), the same link text, and leave the two copies alike,
+ *   outside the root included (every tree has a victim beside its root
+ *   that hostile links name).
  * reopen: inroot_reopen gives a new fd of the same file with the flags
  *   asked: through O_EMPTYPATH where the kernel has it (Linux 7.2), a
  *   directory's ".", or a proven /proc; with /proc hidden, a regular file
@@ -264,7 +265,7 @@ static const struct row rows[] = {
 struct outcome {
 	long ret; /* >= 0: 0, a length, or 1 for "an fd" */
 	int err;
-	int access; /* an fd's F_GETFL & (O_ACCMODE | O_PATH) */
+	int flags; /* an fd's F_GETFL */
 	int cloexec; /* an fd's F_GETFD & FD_CLOEXEC */
 	char file[128]; /* an fd's file, as a path in the root */
 	char text[64]; /* readlink's text */
@@ -396,7 +397,7 @@ static void describe_fd(int fd, const char *root, struct outcome *o)
 	struct stat st, root_st;
 
 	o->ret = 1;
-	o->access = fcntl(fd, F_GETFL) & (O_ACCMODE | O_PATH);
+	o->flags = fcntl(fd, F_GETFL);
 	o->cloexec = fcntl(fd, F_GETFD) & FD_CLOEXEC;
 	if (fstat(fd, &st) != 0)
 		snprintf(o->file, sizeof o->file, "(fstat failed)");
@@ -535,8 +536,8 @@ static void describe(const struct outcome *o, char *out, size_t size)
 	if (o->ret < 0)
 		snprintf(out, size, "%s", strerror(o->err));
 	else
-		snprintf(out, size, "%ld file=%s access=%#o%s text=%.*s",
-			 o->ret, o->file, (unsigned)o->access,
+		snprintf(out, size, "%ld file=%s flags=%#o%s text=%.*s",
+			 o->ret, o->file, (unsigned)o->flags,
 			 o->cloexec ? " cloexec" : "", 64, o->text);
 }
 
@@ -636,7 +637,7 @@ static void check_row(const struct row *r, enum world w)
 		sorted_listing(lib_at, lib_tree, sizeof lib_tree);
 		sorted_listing(jail_at, jail_tree, sizeof jail_tree);
 		same = lib.ret == kernel.ret && lib.err == kernel.err &&
-		       lib.access == kernel.access &&
+		       inroot_same_fd_flags(r->op, kernel.flags, lib.flags) &&
 		       lib.cloexec == kernel.cloexec &&
 		       strcmp(lib.file, kernel.file) == 0 &&
 		       memcmp(lib.text, kernel.text, sizeof lib.text) == 0;
@@ -760,13 +761,14 @@ static void check_reopen(const struct reopen_case *c, enum world w,
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 2)
 		return;
 	snprintf(want, sizeof want, "/%.120s", c->path);
-	snprintf(detail, sizeof detail, "want %s, got %s (access %#o%s)",
+	snprintf(detail, sizeof detail, "want %s, got %s (flags %#o%s)",
 		 want_err != 0 ? strerror(want_err) : want,
-		 o.ret < 0 ? strerror(o.err) : o.file, (unsigned)o.access,
+		 o.ret < 0 ? strerror(o.err) : o.file, (unsigned)o.flags,
 		 o.cloexec ? ", close-on-exec" : "");
 	verdict(want_err != 0 ? o.ret < 0 && o.err == want_err :
 				o.ret == 1 && strcmp(o.file, want) == 0 &&
-					o.access == access_of(c->flags) &&
+					(o.flags & (O_ACCMODE | O_PATH)) ==
+						access_of(c->flags) &&
 					o.cloexec,
 		name, world_names[w], detail);
 }

@@ -116,24 +116,39 @@ static int ask(const char *dir)
 	}
 	snprintf(options, sizeof options,
 		 "fd=%d,rootmode=40000,user_id=0,group_id=0", dev);
-	server = fork();
-	if (server == 0)
-		serve(dev);
 	if (mount("pidfd-test", dir, "fuse", MS_NOSUID | MS_NODEV,
 		  options) != 0) {
 		printf("SKIP: mounting a FUSE file system: %s\n",
 		       strerror(errno));
-		kill(server, SIGKILL);
-		waitpid(server, NULL, 0);
+		close(dev);
 		return 77;
 	}
+	/* The server starts once the mount has made dev a connection: a
+	 * read of /dev/fuse before that answers EPERM, and a server started
+	 * first, scheduled before the mount on a busy machine, ended there
+	 * and took the connection with it. The mount itself waits for no
+	 * answer (FUSE_INIT is sent in the background); the requests below
+	 * wait for the server. */
+	server = fork();
+	if (server < 0) {
+		perror("fork");
+		umount2(dir, MNT_DETACH);
+		return 1;
+	}
+	if (server == 0)
+		serve(dev);
 	/* The server holds the connection alone: where it dies, every
 	 * request fails (ENOTCONN) instead of waiting for it. */
 	close(dev);
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	/* The control: the ioctl itself gets the server's pid. */
-	if (ioctl(fd, _IOWR(0xFF, 11, struct pidfd_info_v0), &info) != 0 ||
-	    info.pid != CHOSEN_PID) {
+	if (fd < 0) {
+		printf("FAIL: opening the FUSE directory: %s\n",
+		       strerror(errno));
+		failed = 1;
+	} else if (ioctl(fd, _IOWR(0xFF, 11, struct pidfd_info_v0),
+			 &info) != 0 ||
+		   info.pid != CHOSEN_PID) {
+		/* The control: the ioctl itself gets the server's pid. */
 		printf("FAIL: the control: the raw ioctl did not get the "
 		       "server's pid (%s)\n", strerror(errno));
 		failed = 1;
@@ -148,7 +163,8 @@ static int ask(const char *dir)
 		       "expected -1 (EBADF)\n", failed ? "FAIL:" : "ok",
 		       (int)answer, strerror(err));
 	}
-	close(fd);
+	if (fd >= 0)
+		close(fd);
 	umount2(dir, MNT_DETACH);
 	kill(server, SIGKILL);
 	waitpid(server, NULL, 0);

@@ -2,7 +2,15 @@
  * The tests that compare with the kernel's openat2, run again and again
  * while directories are renamed: none may fail.
  *
- *   rename-storm SECONDS COMMAND [ARGS...] [-- COMMAND [ARGS...]]...
+ *   rename-storm [--protected-sysctls] SECONDS COMMAND [ARGS...]
+ *                [-- COMMAND [ARGS...]]...
+ *
+ * --protected-sysctls: the commands set the fs.protected_* sysctls
+ * (the differential), under a lock of every such run on the machine
+ * (protected_sysctls.h). The storm waits for that lock before it starts,
+ * not with its renamers already spinning, holds it for its commands, and
+ * then starts its own timeout (PROTECTED_SYSCTLS_TIMEOUT), which meson's
+ * is not: that would count the wait.
  *
  * Every rename on the machine makes a scoped ".." (RESOLVE_BENEATH,
  * RESOLVE_IN_ROOT) that it races answer EAGAIN (rename_lock is global),
@@ -20,8 +28,11 @@
  * run would prove nothing. Then the
  * commands run in turn, each at least once, until SECONDS have passed; a
  * command's leading NAME=VALUE words go to its environment, and its
- * output is shown when it fails. Exits 1 if a run failed, 77 if a
- * command skipped (77) or openat2 is refused here.
+ * output is shown when it fails. The report counts the questions a
+ * command did not judge ("not judged:" lines, openat2_again.h): the
+ * storm's rests let the kernel answer, so these come from renames
+ * elsewhere that left it none. Exits 1 if a run failed, 77 if a command
+ * skipped (77) or openat2 is refused here.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -40,6 +51,7 @@
 #include <unistd.h>
 
 #include "openat2_again.h"
+#include "protected_sysctls.h"
 
 #define BURST_MS 50
 #define REST_MS 10
@@ -60,7 +72,7 @@ struct storm_counts {
 
 struct command {
 	char **argv; /* NAME=VALUE words first, then the program */
-	unsigned int runs, failed;
+	unsigned int runs, failed, not_judged;
 	double seconds;
 };
 
@@ -272,6 +284,21 @@ static void show_output(const char *output)
 		fclose(f);
 }
 
+/* The "not judged:" lines of an output. */
+static unsigned int count_not_judged(const char *output)
+{
+	static const char mark[] = "not judged:";
+	char line[512];
+	unsigned int n = 0;
+	FILE *f = fopen(output, "r");
+
+	while (f != NULL && fgets(line, sizeof line, f) != NULL)
+		n += strncmp(line, mark, sizeof mark - 1) == 0;
+	if (f != NULL)
+		fclose(f);
+	return n;
+}
+
 /* One run: its exit status (128 + signal if killed), -1 if interrupted. */
 static int run_once(struct command *c, unsigned int index)
 {
@@ -290,7 +317,10 @@ static int run_once(struct command *c, unsigned int index)
 		if (errno != EINTR)
 			die("waitpid");
 		if (stop_signal) {
-			kill(pid, SIGKILL);
+			/* Not SIGKILL: a command that set the
+			 * fs.protected_* sysctls gives them back on
+			 * SIGTERM. */
+			kill(pid, SIGTERM);
 			waitpid(pid, NULL, 0);
 			return -1;
 		}
@@ -313,7 +343,8 @@ static unsigned int parse_commands(int argc, char **argv,
 		if (i == 0 || argv[i - 1] == NULL) {
 			if (n == MAX_COMMANDS)
 				break;
-			commands[n++] = (struct command){ &argv[i], 0, 0, 0 };
+			commands[n++] = (struct command){ &argv[i], 0, 0, 0,
+							  0 };
 		}
 	}
 	return n;
@@ -337,9 +368,10 @@ static int run_commands(struct command *commands, unsigned int n,
 			return -1;
 		c->runs++;
 		c->seconds += now() - started;
+		output_path(output, sizeof output, i % n);
+		c->not_judged += count_not_judged(output);
 		if (status == 0)
 			continue;
-		output_path(output, sizeof output, i % n);
 		show_output(output);
 		if (status == 77) {
 			printf("SKIP: %s skipped: the storm cannot run it\n",
@@ -360,10 +392,11 @@ static void report(const struct command *commands, unsigned int n,
 	unsigned int runs = 0, failed = 0;
 
 	for (unsigned int i = 0; i < n; i++) {
-		printf("%s: %u runs, %u failed, %.1f s each\n",
-		       describe(commands[i].argv), commands[i].runs,
+		printf("%s: %u runs, %u failed, %.1f s each, %u questions not "
+		       "judged\n", describe(commands[i].argv), commands[i].runs,
 		       commands[i].failed, commands[i].runs == 0 ? 0 :
-				commands[i].seconds / commands[i].runs);
+				commands[i].seconds / commands[i].runs,
+		       commands[i].not_judged);
 		runs += commands[i].runs;
 		failed += commands[i].failed;
 	}
@@ -391,10 +424,14 @@ int main(int argc, char **argv)
 	double started, seconds;
 	unsigned int n;
 	int result;
+	bool sysctls = argc > 1 && strcmp(argv[1], "--protected-sysctls") == 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	argc -= sysctls;
+	argv += sysctls;
 	if (argc < 3 || (seconds = strtod(argv[1], NULL)) <= 0) {
-		fprintf(stderr, "usage: rename-storm SECONDS COMMAND [ARGS...] "
+		fprintf(stderr, "usage: rename-storm [--protected-sysctls] "
+				"SECONDS COMMAND [ARGS...] "
 				"[-- COMMAND [ARGS...]]...\n");
 		return 2;
 	}
@@ -405,6 +442,19 @@ int main(int argc, char **argv)
 		die("setup");
 	sigaction(SIGTERM, &stop, NULL);
 	sigaction(SIGINT, &stop, NULL);
+	sigaction(SIGALRM, &stop, NULL); /* its own timeout */
+	if (sysctls) {
+		int err = protected_sysctls_hold_for_children();
+
+		if (err != 0) {
+			printf("SKIP: the fs.protected_* sysctls' lock: %s\n",
+			       err == ETIMEDOUT ? "it stayed taken (above)" :
+						  strerror(err));
+			remove_work();
+			return 77;
+		}
+		protected_sysctls_start_timeout();
+	}
 
 	pid_t renamers[MAX_RENAMERS];
 	unsigned int n_renamers = start_storm(renamers, storm);
@@ -431,7 +481,10 @@ int main(int argc, char **argv)
 	stop_storm(renamers, n_renamers);
 	remove_work();
 	if (result < 0) {
-		printf("rename-storm: stopped by signal %d\n", (int)stop_signal);
+		printf("rename-storm: stopped by signal %d%s\n",
+		       (int)stop_signal, stop_signal == SIGALRM ?
+			       " (TIMEOUT: its own, the wait for the lock not "
+			       "counted)" : "");
 		signal((int)stop_signal, SIG_DFL);
 		raise((int)stop_signal);
 	}

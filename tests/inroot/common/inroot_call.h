@@ -29,7 +29,29 @@ enum inroot_op {
 	OP_REMOVE_ALL,       /* inroot_remove_all; rm -rf by kernel calls */
 	OP_READLINK,         /* inroot_readlink; readlink */
 	OP_REOPEN,           /* inroot_reopen(inroot_resolve); open(flags) */
+	/* 2.1's, asked through metadata_sides.h; flags AT_SYMLINK_NOFOLLOW
+	 * or 0, other an attribute's name or a bind's source. */
+	OP_STATX,            /* inroot_statx; statx */
+	OP_CHMOD,            /* inroot_chmod; fchmodat2 */
+	OP_CHOWN,            /* inroot_chown; fchownat */
+	OP_UTIMENS,          /* inroot_utimens; utimensat */
+	OP_GETXATTR,         /* inroot_getxattr; (l)getxattr */
+	OP_SETXATTR,         /* inroot_setxattr; (l)setxattr */
+	OP_LISTXATTR,        /* inroot_listxattr; (l)listxattr */
+	OP_REMOVEXATTR,      /* inroot_removexattr; (l)removexattr */
+	OP_FSTATX,           /* inroot_fstatx(inroot_resolve); statx */
+	OP_FCHMOD,           /* inroot_fchmod(inroot_resolve); chmod */
+	OP_FCHOWN,           /* inroot_fchown(inroot_resolve); chown */
+	OP_FUTIMENS,         /* inroot_futimens(inroot_resolve); utimensat */
+	OP_FSETXATTR,        /* inroot_fsetxattr(inroot_resolve); setxattr */
+	OP_MKNOD_CHECKED,    /* inroot_mknod_checked; mknod, open O_PATH */
+	OP_BIND,             /* inroot_bind of other; mount(MS_BIND) */
+	OP_MASK,             /* inroot_mask; a tmpfs or /dev/null mounted */
+	OP_REMOUNT_RDONLY,   /* inroot_remount_rdonly; mount(MS_REMOUNT) */
 };
+
+/* Whether op is one of 2.1's (metadata_sides.h asks those). */
+#define INROOT_OP_2_1(op) ((op) >= OP_STATX)
 
 struct inroot_call {
 	enum inroot_op op;
@@ -48,5 +70,16 @@ const char *inroot_op_name(enum inroot_op op);
 
 /* Whether the op answers with an fd (or -1). */
 bool inroot_op_returns_fd(enum inroot_op op);
+
+/*
+ * Whether the F_GETFL flags of the library's fd agree with those of the
+ * kernel's for op: every flag of the kernel's is there (O_LARGEFILE too,
+ * which a 32-bit program on a 64-bit kernel gets from either), and
+ * beyond them only what openat2(3)'s NOTES and inroot(3) document: an
+ * O_NOFOLLOW the walk opened with, O_DIRECTORY. A reopen follows
+ * nothing, and drops O_NOFOLLOW where it opens through /proc: not
+ * compared there.
+ */
+bool inroot_same_fd_flags(enum inroot_op op, int kernel, int library);
 
 #endif /* TESTS_INROOT_CALL_H */

@@ -42,7 +42,8 @@ struct answer {
 	/* The file's path in the tree afterwards (answer_name_file). */
 	char file[256];
 	/* readlink: what the buffer holds, and whether the bytes past what
-	 * was copied were left as they were. */
+	 * was copied were left as they were; statx's fields; an attribute's
+	 * value or list. */
 	char text[ANSWER_TEXT_MAX];
 	bool past_untouched;
 };
@@ -61,8 +62,13 @@ const char *question_describe(char *buf, size_t size,
 const char *answer_describe(char *buf, size_t size, const struct question *q,
 			    const struct answer *a);
 
+/* Whether an answer to op names a file, by its dev/ino (an fd's, or
+ * statx's). */
+bool answer_names_file(enum inroot_op op);
+
 /* Whether two answers to q say the same (a's and b's file already
- * named). */
+ * named): a the kernel's, b the library's, whose fd may carry the flags
+ * inroot_same_fd_flags allows beyond the kernel's. */
 bool answers_agree(const struct question *q, const struct answer *a,
 		   const struct answer *b);
 

@@ -74,8 +74,61 @@ static const struct variant {
 	{ .op = OP_REMOVE_ALL },
 	{ .op = OP_READLINK, .size = 3 },
 	{ .op = OP_READLINK, .size = PATH_MAX },
+	/* 2.1's: a last link followed, or (AT_SYMLINK_NOFOLLOW) acted on;
+	 * every file and directory of a tree has user.t, its own path. */
+	{ .op = OP_STATX },
+	{ .op = OP_STATX, .flags = AT_SYMLINK_NOFOLLOW },
+	{ .op = OP_CHMOD, .mode = 0604 },
+	{ .op = OP_CHMOD, .mode = 0604, .flags = AT_SYMLINK_NOFOLLOW },
+	{ .op = OP_CHOWN },
+	{ .op = OP_CHOWN, .flags = AT_SYMLINK_NOFOLLOW },
+	{ .op = OP_UTIMENS },
+	{ .op = OP_UTIMENS, .flags = AT_SYMLINK_NOFOLLOW },
+	{ .op = OP_GETXATTR, .other = "user.t", .size = 64 },
+	{ .op = OP_GETXATTR, .other = "user.t", .size = 64,
+	  .flags = AT_SYMLINK_NOFOLLOW },
+	{ .op = OP_SETXATTR, .other = "user.n" },
+	{ .op = OP_SETXATTR, .other = "user.n", .flags = AT_SYMLINK_NOFOLLOW },
+	{ .op = OP_LISTXATTR, .size = 64 },
+	{ .op = OP_REMOVEXATTR, .other = "user.t" },
+	/* The fd forms whose ways differ from the path forms' (statx,
+	 * chown and utimens take "" with AT_EMPTY_PATH alike). */
+	{ .op = OP_FCHMOD, .mode = 0604 },
+	{ .op = OP_FSETXATTR, .other = "user.n" },
+	{ .op = OP_MKNOD_CHECKED, .mode = S_IFIFO | 0640 },
+	{ .op = OP_BIND, .other = "d" },
+	{ .op = OP_MASK },
+	{ .op = OP_REMOUNT_RDONLY },
 };
 #define VARIANTS (sizeof(variants) / sizeof(variants[0]))
+
+/* A question that mounts is asked in a child of its own (a mount
+ * namespace to take the mount away), a hundred times the cost of the
+ * others: the mounting operations are asked these paths of the first
+ * tree, each kind of last component and of link once, and the procfs
+ * tree's, not every path nor the random trees'. */
+static bool mounts(enum inroot_op op)
+{
+	return op == OP_BIND || op == OP_MASK || op == OP_REMOUNT_RDONLY;
+}
+
+static const char *const mount_paths[] = {
+	"", ".", "..", "/", "f", "f/", "f/x", "d", "d/", "d/.", "d/..", "d/e",
+	"d/e/g", "d/back", "d/e/up", "a/b/c", "new", "d/new", "link", "link/",
+	"link/h", "rel", "relf", "abs", "absf", "ab/c", "root", "root/f", "up",
+	"upd", "upd/h", "dangling", "dangling/", "dangabs", "danglingdir",
+	"chain", "chain2/", "loop1", "self", "fifo", "fifolink", "slash",
+	"slash/", "slashf", "dotlink", "dotdot", "empty", "ro/x", "etc",
+};
+#define MOUNT_PATHS (sizeof(mount_paths) / sizeof(mount_paths[0]))
+
+static bool asked_mounts(const char *path)
+{
+	for (size_t i = 0; i < MOUNT_PATHS; i++)
+		if (strcmp(mount_paths[i], path) == 0)
+			return true;
+	return false;
+}
 
 static void add(struct tree *t, char type, const char *path, mode_t mode,
 		const char *target)
@@ -418,13 +471,17 @@ int question_set_make(struct question_set *set, uint64_t seed,
 	hand_made(&set->trees[0], false);
 	for (size_t p = 0; p < path_count; p++)
 		for (size_t v = 0; v < VARIANTS; v++)
-			set->questions[set->count++] =
-				ask(&variants[v], paths[p], 0);
+			if (!mounts(variants[v].op) || asked_mounts(paths[p]))
+				set->questions[set->count++] =
+					ask(&variants[v], paths[p], 0);
+	/* The tree with /etc: 2.0's operations only (2.1's walk the same
+	 * way, and are asked the first tree's paths). */
 	hand_made(&set->trees[1], true);
 	for (size_t p = 0; p < ETC_PATHS; p++)
 		for (size_t v = 0; v < VARIANTS; v++)
-			set->questions[set->count++] =
-				ask(&variants[v], etc_paths[p], 1);
+			if (!INROOT_OP_2_1(variants[v].op))
+				set->questions[set->count++] =
+					ask(&variants[v], etc_paths[p], 1);
 	with_proc(&set->trees[2]);
 	for (size_t p = 0; p < PROC_PATHS; p++)
 		for (size_t v = 0; v < VARIANTS; v++)
@@ -444,9 +501,16 @@ int question_set_make(struct question_set *set, uint64_t seed,
 				struct question *q =
 					&set->questions[set->count++];
 
-				*q = ask(&variants[below(&state, VARIANTS)],
-					 kept, t);
+				unsigned v;
+
+				do
+					v = below(&state, VARIANTS);
+				while (mounts(variants[v].op));
+				*q = ask(&variants[v], kept, t);
+				/* An attribute's name and a bind's
+				 * source stay as they are. */
 				if (q->b != NULL && q->op != OP_SYMLINK &&
+				    !INROOT_OP_2_1(q->op) &&
 				    below(&state, 2) &&
 				    other_random_path(set, q, kept,
 						      &state) < 0)

@@ -1,7 +1,7 @@
 /*
  * Every operation of inroot.h against the kernel's own call in a chroot
  * to the same root: the same return (an fd of the same file with the
- * same access mode, 0, or a length), the same errno, and the same tree
+ * same flags, 0, or a length), the same errno, and the same tree
  * afterwards.
  *
  * The trees (question_set.c) hold files, directories, a FIFO, relative
@@ -16,9 +16,9 @@
  * following the last name: tests/inroot/common/kernel_side.c), then of
  * the library, beneath an fd of its copy. A copy is compared with its
  * twin by a canonical listing (tree.h); an fd by the path of its file in
- * the listing (dev/ino), its F_GETFL access mode and O_PATH, and its
- * close-on-exec flag (the kernel's opens are asked with O_CLOEXEC and
- * O_NOCTTY, which inroot.h's add).
+ * the listing (dev/ino), its F_GETFL flags (inroot_same_fd_flags) and
+ * its close-on-exec flag (the kernel's opens are asked with O_CLOEXEC
+ * and O_NOCTTY, which inroot.h's add).
  *
  * The library answers in four worlds, each a forked child: openat2
  * there (the kernel walks), openat2 refused with ENOSYS, refused with
@@ -27,6 +27,13 @@
  * unfiltered test process, before the worlds start. The library is not
  * called in the test process itself, so each world's probe of openat2
  * is its own.
+ *
+ * 2.1's operations (metadata, checked nodes, mounts: metadata_sides.h)
+ * are asked the same way; the listing then holds each file's owner, the
+ * times a question set, and its user.* attributes (each file and
+ * directory of a tree holds user.t, its own path), and a question that
+ * mounts is asked, on each side, in a child with a mount namespace of
+ * its own.
  *
  * A difference the library cannot help (documented[] below, with the
  * reason) is counted apart; any other fails the test. A world that
@@ -53,6 +60,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -61,6 +69,7 @@
 #include <unistd.h>
 
 #include "execveat.h"
+#include "metadata_sides.h"
 #include "openat2_nr.h"
 #include "proc_mounts.h"
 #include "question.h"
@@ -100,6 +109,22 @@ static const struct documented {
 	{ .any_op = true, .tree = "hand-made-with-proc", .path = "cwdlink",
 	  .library = "-1 ELOOP", .trees_differ = true,
 	  .reason = "a symlink through the magic link /proc/self/cwd" },
+	{ .op = OP_BIND, .kernel = "0", .library = "-1 EINVAL",
+	  .trees_differ = true,
+	  .reason = "a mount's target must be a name (inroot(3)): its "
+		    "directory held and the name looked up again there is "
+		    "the proof that the mount landed; the kernel mounts "
+		    "over \".\", \"..\" and the root, and a link to one" },
+	{ .op = OP_MASK, .kernel = "0", .library = "-1 EINVAL",
+	  .trees_differ = true,
+	  .reason = "a mount's target must be a name, as for bind" },
+	{ .op = OP_FSETXATTR, .library = "-1 EOPNOTSUPP",
+	  .trees_differ = true,
+	  .reason = "an attribute of a file other than a directory through "
+		    "an O_PATH fd: the kernel takes none there, and without "
+		    "a proven /proc entry the library will not open the file "
+		    "(inroot_statx(3)), whatever the kernel's call on the "
+		    "path answers (its EPERM for a FIFO's user.* too)" },
 };
 #define DOCUMENTED (sizeof(documented) / sizeof(documented[0]))
 
@@ -126,7 +151,7 @@ static void name_file(struct answer *a, const struct question *q,
 {
 	const char *name;
 
-	if (a->rc < 0 || !inroot_op_returns_fd(q->op))
+	if (a->rc < 0 || !answer_names_file(q->op))
 		return;
 	name = listing_name(l, a->dev, a->ino);
 	if (name != NULL)
@@ -142,12 +167,14 @@ static void name_file(struct answer *a, const struct question *q,
  */
 struct copy {
 	int fd; /* its root, O_PATH */
+	char path[PATH_MAX]; /* by which a new mount namespace opens it */
 	const struct tree *tree; /* what it holds; NULL: remake it */
 	struct listing made;
 };
 
 static void copy_start(struct copy *c, const char *name)
 {
+	snprintf(c->path, sizeof(c->path), "%s/%s", scratch, name);
 	if (mkdirat(scratch_fd, name, 0755) < 0 ||
 	    (c->fd = openat(scratch_fd, name,
 			    O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) {
@@ -200,6 +227,27 @@ static char *copy_after(struct copy *c, struct answer *a,
 	return text;
 }
 
+/* The lowest fd free: where the next fd would go. */
+static int lowest_free_fd(void)
+{
+	int fd = fcntl(scratch_fd, F_DUPFD_CLOEXEC, 0);
+
+	close(fd);
+	return fd;
+}
+
+/* The question asked of one side in c (kernel: this process's root is
+ * the copy), whether it left an fd open, and c's listing after. */
+static char *ask_here(struct copy *c, const struct question *q, bool kernel,
+		      struct answer *a, bool *leaked)
+{
+	int free_fd = lowest_free_fd();
+
+	*a = kernel ? answer_of_kernel(q) : answer_of_library(c->fd, q);
+	*leaked = lowest_free_fd() != free_fd;
+	return copy_after(c, a, q);
+}
+
 /* All of count bytes through a pipe: 0, or -1. */
 static int write_all(int fd, const void *buf, size_t count)
 {
@@ -225,6 +273,61 @@ static int read_all(int fd, void *buf, size_t count)
 	return 0;
 }
 
+static bool mounting(const struct question *q)
+{
+	return q->op == OP_BIND || q->op == OP_MASK ||
+	       q->op == OP_REMOUNT_RDONLY;
+}
+
+/*
+ * ask_here, but a question that mounts is asked in a child with a mount
+ * namespace of its own, which takes the mount with it: the copy stays as
+ * made (an fd from before the namespace names the old one's mounts,
+ * onto which mount(2) refuses to mount: the copy is opened again there).
+ */
+static char *ask(struct copy *c, const struct question *q, bool kernel,
+		 struct answer *a, bool *leaked)
+{
+	char *listing = NULL;
+	int pipefd[2], status;
+	size_t length;
+	pid_t pid;
+
+	if (!mounting(q))
+		return ask_here(c, q, kernel, a, leaked);
+	if (pipe2(pipefd, O_CLOEXEC) < 0 || (pid = fork()) < 0) {
+		perror("asking in a namespace of its own");
+		exit(1);
+	}
+	if (pid == 0) {
+		close(pipefd[0]);
+		if (kernel)
+			kernel_side_clone_dev_null();
+		if (unshare(CLONE_NEWNS) < 0 ||
+		    (c->fd = open(c->path, O_PATH | O_DIRECTORY |
+				  O_CLOEXEC)) < 0)
+			_exit(2);
+		listing = ask_here(c, q, kernel, a, leaked);
+		length = strlen(listing);
+		_exit(write_all(pipefd[1], a, sizeof(*a)) < 0 ||
+		      write_all(pipefd[1], leaked, sizeof(*leaked)) < 0 ||
+		      write_all(pipefd[1], &length, sizeof(length)) < 0 ||
+		      write_all(pipefd[1], listing, length) < 0 ? 3 : 0);
+	}
+	close(pipefd[1]);
+	if (read_all(pipefd[0], a, sizeof(*a)) < 0 ||
+	    read_all(pipefd[0], leaked, sizeof(*leaked)) < 0 ||
+	    read_all(pipefd[0], &length, sizeof(length)) < 0 ||
+	    (listing = calloc(1, length + 1)) == NULL ||
+	    read_all(pipefd[0], listing, length) < 0 ||
+	    waitpid(pid, &status, 0) != pid || status != 0) {
+		fprintf(stderr, "a mounting question's child failed\n");
+		exit(1);
+	}
+	close(pipefd[0]);
+	return listing;
+}
+
 /*
  * The kernel's side, in a child chrooted to its copy: every question in
  * turn, each answer and listing written down the pipe as it comes. The
@@ -233,9 +336,10 @@ static int read_all(int fd, void *buf, size_t count)
 static void kernel_side(const char *root, const struct question_set *set,
 			bool mounts, int out)
 {
-	struct copy copy = { .tree = NULL };
+	struct copy copy = { .tree = NULL, .path = "/" };
 
-	if (chroot(root) < 0 || chdir("/") < 0 ||
+	if (kernel_side_hold_dev_null() < 0 || chroot(root) < 0 ||
+	    chdir("/") < 0 ||
 	    (copy.fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
 		_exit(2);
 	for (size_t i = 0; i < set->count; i++) {
@@ -243,12 +347,12 @@ static void kernel_side(const char *root, const struct question_set *set,
 		struct answer a;
 		char *listing;
 		size_t length;
+		bool leaked;
 
 		if (tree_has_mounts(&set->trees[q->tree]) != mounts)
 			continue;
 		copy_of(&copy, &set->trees[q->tree]);
-		a = answer_of_kernel(q);
-		listing = copy_after(&copy, &a, q);
+		listing = ask(&copy, q, true, &a, &leaked);
 		length = strlen(listing);
 		if (write_all(out, &a, sizeof(a)) < 0 ||
 		    write_all(out, &length, sizeof(length)) < 0 ||
@@ -402,15 +506,6 @@ static void report(const char *world, const struct question_set *set,
 		perror("write");
 }
 
-/* The lowest fd free: where the next fd would go. */
-static int lowest_free_fd(void)
-{
-	int fd = fcntl(scratch_fd, F_DUPFD_CLOEXEC, 0);
-
-	close(fd);
-	return fd;
-}
-
 static void ask_the_library(const char *world, int number,
 			    const struct question_set *set,
 			    const struct expected *expected,
@@ -431,16 +526,12 @@ static void ask_the_library(const char *world, int number,
 		const struct documented *d;
 		struct answer a;
 		bool same, leaked, trees_differ;
-		int free_fd;
 
 		const struct tree *tree = &set->trees[q->tree];
 		struct copy *copy = &copies[tree_has_mounts(tree)];
 
 		copy_of(copy, tree);
-		free_fd = lowest_free_fd();
-		a = answer_of_library(copy->fd, q);
-		leaked = lowest_free_fd() != free_fd;
-		listing = copy_after(copy, &a, q);
+		listing = ask(copy, q, false, &a, &leaked);
 		counts->cases++;
 		trees_differ = strcmp(e->listing, listing) != 0;
 		same = answers_agree(q, &e->answer, &a) && !leaked &&

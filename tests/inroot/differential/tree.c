@@ -5,12 +5,94 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+
+#include "openat2_nr.h"
+
+/* The times a question sets (metadata_sides.h: 1000 and 2000) are
+ * listed; those of a copy's making, which differ between copies, not. */
+#define TIMES_SET_BELOW 100000
+
+/* The *xattrat calls (Linux 6.13), which C libraries do not name yet. */
+#define SETXATTRAT_NR (OPENAT2_NR - 437 + 463)
+#define GETXATTRAT_NR (OPENAT2_NR - 437 + 464)
+#define LISTXATTRAT_NR (OPENAT2_NR - 437 + 465)
+
+struct xattr_args {
+	uint64_t value;
+	uint32_t size, flags;
+};
+
+/*
+ * call(name, arg) with dirfd as the working directory, then back: the
+ * l*xattr calls take no directory fd, for where the *xattrat ones are
+ * missing (before 6.13; valgrind knows none of them). -1 with errno
+ * where the directory cannot be entered.
+ */
+static long in_dir(int dirfd, const char *name,
+		   long (*call)(const char *, void *), void *arg)
+{
+	int here = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC), err;
+	long r;
+
+	if (here < 0)
+		return -1;
+	r = fchdir(dirfd) == 0 ? call(name, arg) : -1;
+	err = errno;
+	if (fchdir(here) != 0)
+		r = -1;
+	close(here);
+	errno = err;
+	return r;
+}
+
+/* user.t, the entry's own path, which getxattr names a file by. */
+static long set_own_path(const char *name, void *path)
+{
+	return lsetxattr(name, "user.t", path, strlen(path), 0);
+}
+
+static int set_own_path_at(int dirfd, const char *name)
+{
+	struct xattr_args args = {
+		.value = (uint64_t)(uintptr_t)name, .size = (uint32_t)strlen(name),
+	};
+
+	if (syscall(SETXATTRAT_NR, dirfd, name, AT_SYMLINK_NOFOLLOW, "user.t",
+		    &args, sizeof args) == 0)
+		return 0;
+	return errno == ENOSYS ?
+	       (int)in_dir(dirfd, name, set_own_path, (void *)name) : -1;
+}
+
+struct names_of_attrs {
+	char list[1024];
+};
+
+static long list_attrs(const char *name, void *out)
+{
+	return llistxattr(name, ((struct names_of_attrs *)out)->list,
+			  sizeof ((struct names_of_attrs *)out)->list);
+}
+
+/* The names listed, one system call where the kernel has it. */
+static long list_attrs_at(int dirfd, const char *name,
+			  struct names_of_attrs *out)
+{
+	long n = syscall(LISTXATTRAT_NR, dirfd, name, AT_SYMLINK_NOFOLLOW,
+			 out->list, sizeof out->list);
+
+	return n >= 0 || errno != ENOSYS ? n :
+	       in_dir(dirfd, name, list_attrs, out);
+}
 
 /* A regular file holds its own path: files differ in size, so that an
  * O_TRUNC shows in the listing. */
@@ -84,17 +166,31 @@ static int make_entry(int root, const struct tree_entry *e)
 	return -1;
 }
 
-/* Permissions as given, whatever the umask took away. */
+/* Permissions as given, whatever the umask took away; and each file's
+ * and directory's own path in user.t. */
 static int set_modes(int root, const struct tree *tree)
 {
 	for (size_t i = tree->count; i-- > 0;) {
 		const struct tree_entry *e = &tree->entries[i];
 
+		if ((e->type == 'f' || e->type == 'd') &&
+		    set_own_path_at(root, e->path) < 0)
+			return -1;
 		if (e->type != 'l' && e->type != 'm' && 
 		    fchmodat(root, e->path, e->mode, 0) < 0)
 			return -1;
 	}
 	return 0;
+}
+
+/* The root itself as a question may have left it: its owner, and
+ * attributes but its own path. */
+static int reset_root(int fd)
+{
+	if (fchmod(fd, 0755) < 0 || fchown(fd, 0, 0) < 0)
+		return -1;
+	fremovexattr(fd, "user.n");
+	return fsetxattr(fd, "user.t", "/", 1, 0);
 }
 
 bool tree_has_mounts(const struct tree *tree)
@@ -112,7 +208,7 @@ int tree_fill(int root, const struct tree *tree)
 
 	if (fd < 0)
 		return -1;
-	if (fchmod(fd, 0755) < 0) {
+	if (reset_root(fd) < 0) {
 		close(fd);
 		return -1;
 	}
@@ -211,6 +307,48 @@ static const char *type_name(mode_t mode)
 	return "?";
 }
 
+struct attr_value {
+	const char *attr;
+	char value[256];
+};
+
+static long value_of(const char *name, void *arg)
+{
+	struct attr_value *v = arg;
+
+	return lgetxattr(name, v->attr, v->value, sizeof v->value);
+}
+
+static long value_of_at(int dirfd, const char *name, struct attr_value *v)
+{
+	struct xattr_args args = {
+		.value = (uint64_t)(uintptr_t)v->value,
+		.size = sizeof v->value,
+	};
+	long n = syscall(GETXATTRAT_NR, dirfd, name, AT_SYMLINK_NOFOLLOW,
+			 v->attr, &args, sizeof args);
+
+	return n >= 0 || errno != ENOSYS ? n : in_dir(dirfd, name, value_of, v);
+}
+
+/* The file's user.* attributes (name in dirfd), name=value in the order
+ * listed. */
+static int list_xattrs(struct listing *l, int dirfd, const char *name)
+{
+	struct names_of_attrs names;
+	long n = list_attrs_at(dirfd, name, &names);
+
+	for (long at = 0; at < n; at += (long)strlen(names.list + at) + 1) {
+		struct attr_value v = { .attr = names.list + at };
+		long len = value_of_at(dirfd, name, &v);
+
+		if (append(l, " %s=%.*s", v.attr, (int)(len < 0 ? 0 : len),
+			   v.value) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* One line for the file at path, whose stat is st (name: in dirfd). */
 static int list_one(struct listing *l, int dirfd, const char *name,
 		    const char *path, const struct stat *st)
@@ -220,6 +358,17 @@ static int list_one(struct listing *l, int dirfd, const char *name,
 
 	if (append(l, "%s %s %04o", path, type_name(st->st_mode),
 		   (unsigned)(st->st_mode & 07777)) < 0)
+		return -1;
+	if ((st->st_uid != 0 || st->st_gid != 0) &&
+	    append(l, " owner %u:%u", (unsigned)st->st_uid,
+		   (unsigned)st->st_gid) < 0)
+		return -1;
+	if ((st->st_atime < TIMES_SET_BELOW ||
+	     st->st_mtime < TIMES_SET_BELOW) &&
+	    append(l, " times %lld %lld", (long long)st->st_atime,
+		   (long long)st->st_mtime) < 0)
+		return -1;
+	if (list_xattrs(l, dirfd, name) < 0)
 		return -1;
 	if (S_ISREG(st->st_mode) && append(l, " size %lld",
 					   (long long)st->st_size) < 0)

@@ -413,30 +413,16 @@ static void print_tree_difference(const char *k, const char *l)
 	       *l ? l : "(ends)");
 }
 
-/* The open flags the library may add to the kernel's: openat2(3)'s
- * NOTES, which inroot(3) names (an O_NOFOLLOW it walked with, O_DIRECTORY
- * on a directory). */
-static bool same_flags(int kernel, int library)
-{
-	int extra = library & ~kernel;
-
-	return (kernel & ~library) == 0 &&
-	       (extra & ~(O_NOFOLLOW | O_DIRECTORY)) == 0;
-}
-
 static bool same_answer(const struct peer_case *c, const struct truth *k,
 			const struct truth *l)
 {
 	const struct peer_answer *ka = &k->answer, *la = &l->answer;
-	/* A reopen follows nothing, and says so by dropping O_NOFOLLOW
-	 * where it opens through /proc (inroot_reopen). */
-	int ignored = c->op == OP_REOPEN ? O_NOFOLLOW : 0;
 
 	if (ka->err != la->err || ka->has_file != la->has_file)
 		return false;
 	if (ka->has_file)
 		return strcmp(k->file, l->file) == 0 && ka->type == la->type &&
-		       same_flags(ka->flags & ~ignored, la->flags & ~ignored) &&
+		       inroot_same_fd_flags(c->op, ka->flags, la->flags) &&
 		       ka->cloexec == la->cloexec;
 	return ka->value == la->value && strcmp(ka->text, la->text) == 0;
 }

@@ -8,7 +8,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -384,4 +386,81 @@ int naive_hardlink(enum naive_kind k, int root, const char *path,
 		 linkat(old.dir, old.name, new.dir, new.name, 0);
 
 	return done(&new, done(&old, rc));
+}
+
+/* ---- 2.1's: the call made on what find() found ---- */
+
+static const struct timespec race_times[2] = { { 1000, 0 }, { 1000, 0 } };
+
+/* The walk's last name acted on from its directory as the working
+ * directory, for the calls with no *at form here (setxattr, mount). */
+static int from_dir(const struct where *w, int (*call)(const char *, const char *),
+		    const char *arg)
+{
+	int rc, err;
+
+	if (fchdir(w->dir) != 0)
+		return -1;
+	rc = call(w->name, arg);
+	err = errno;
+	if (chdir("/") != 0)
+		return -1;
+	errno = err;
+	return rc;
+}
+
+static int set_attr(const char *path, const char *unused)
+{
+	(void)unused;
+	return setxattr(path, "user.race", "x", 1, 0);
+}
+
+static int bind_over(const char *path, const char *unused)
+{
+	(void)unused;
+	return mount("/root/a/bsrc", path, NULL, MS_BIND, NULL);
+}
+
+static int mask_over(const char *path, const char *unused)
+{
+	(void)unused;
+	return mount("none", path, "tmpfs", MS_RDONLY, "mode=0555");
+}
+
+int naive_metadata(enum naive_kind k, int root, const char *path,
+		   const char *call)
+{
+	bool s = k == NAIVE_STRING;
+	struct where w;
+	int rc;
+
+	if (find(k, root, path, false, &w) != 0)
+		return -1;
+	if (!strcmp(call, "chmod"))
+		rc = s ? chmod(w.path, 0600) : fchmodat(w.dir, w.name, 0600, 0);
+	else if (!strcmp(call, "chown"))
+		rc = s ? chown(w.path, 1234, 1234) :
+			 fchownat(w.dir, w.name, 1234, 1234, 0);
+	else if (!strcmp(call, "utimens"))
+		rc = s ? utimensat(AT_FDCWD, w.path, race_times, 0) :
+			 utimensat(w.dir, w.name, race_times, 0);
+	else if (!strcmp(call, "setxattr"))
+		rc = s ? set_attr(w.path, NULL) : from_dir(&w, set_attr, NULL);
+	else
+		rc = s ? mknod(w.path, S_IFIFO | 0600, 0) :
+			 mknodat(w.dir, w.name, S_IFIFO | 0600, 0);
+	return done(&w, rc);
+}
+
+int naive_mounts(enum naive_kind k, int root, const char *path,
+		 const char *call)
+{
+	int (*mount_it)(const char *, const char *) =
+		!strcmp(call, "bind") ? bind_over : mask_over;
+	struct where w;
+
+	if (find(k, root, path, false, &w) != 0)
+		return -1;
+	return done(&w, k == NAIVE_STRING ? mount_it(w.path, NULL) :
+					    from_dir(&w, mount_it, NULL));
 }

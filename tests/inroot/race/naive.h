@@ -49,5 +49,12 @@ int naive_rename(enum naive_kind k, int root, const char *src,
 		 const char *dst);
 int naive_hardlink(enum naive_kind k, int root, const char *path,
 		   const char *target);
+/* 2.1's: call names what is done to path ("chmod", "chown",
+ * "utimens", "setxattr", "mknod"; "bind" of /root/a/bsrc, "mask" with
+ * an empty tmpfs). */
+int naive_metadata(enum naive_kind k, int root, const char *path,
+		   const char *call);
+int naive_mounts(enum naive_kind k, int root, const char *path,
+		 const char *call);
 
 #endif /* TESTS_INROOT_RACE_NAIVE_H */

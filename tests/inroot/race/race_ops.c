@@ -4,11 +4,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "inroot.h"
 #include "race_attacker.h"
+#include "race_world.h"
 
 static const char *const patterns[PATTERNS] = {
 	"a/l/%s",
@@ -80,6 +83,28 @@ static int lib_hardlink(int root, const char *path, const char *target)
 	return inroot_hardlink(root, path, target);
 }
 
+static int lib_metadata(int root, const char *path, const char *call)
+{
+	static const struct timespec times[2] = { { 1000, 0 }, { 1000, 0 } };
+
+	if (!strcmp(call, "chmod"))
+		return inroot_chmod(root, path, 0600, 0);
+	if (!strcmp(call, "chown"))
+		return inroot_chown(root, path, 1234, 1234, 0);
+	if (!strcmp(call, "utimens"))
+		return inroot_utimens(root, path, times, 0);
+	if (!strcmp(call, "setxattr"))
+		return inroot_setxattr(root, path, "user.race", "x", 1, 0, 0);
+	return closed(inroot_mknod_checked(root, path, S_IFIFO | 0600, 0));
+}
+
+static int lib_mounts(int root, const char *path, const char *call)
+{
+	if (!strcmp(call, "bind"))
+		return inroot_bind(AT_FDCWD, "/root/a/bsrc", root, path, 0);
+	return inroot_mask(root, path);
+}
+
 /* ---- the table ---- */
 
 #define FORMS(f) f, sizeof f / sizeof *f
@@ -118,19 +143,47 @@ static const struct race_form hardlink_forms[] = {
 	  .pattern_second = true, .cleared = "hz" },
 };
 
-const struct race_op race_ops[RACE_OPS] = {
-	{ "mkdir_all", FORMS(mkdir_all_forms), BASIC, lib_mkdir_all,
-	  naive_mkdir_all },
-	{ "remove_all", FORMS(remove_all_forms), BASIC | MOVE_TREES,
-	  lib_remove_all, naive_remove_all },
-	{ "rename", FORMS(rename_forms), BASIC, lib_rename, naive_rename },
-	{ "hardlink", FORMS(hardlink_forms), BASIC, lib_hardlink,
-	  naive_hardlink },
-	{ "mkdir", FORMS(mkdir_forms), BASIC, lib_mkdir, naive_mkdir },
-	{ "symlink", FORMS(symlink_forms), BASIC, lib_symlink, naive_symlink },
-	{ "unlink", FORMS(unlink_forms), BASIC, lib_unlink, naive_unlink },
-	{ "creat", FORMS(creat_forms), BASIC, lib_creat, naive_creat },
+/* 2.1's: each form one call, named by its fixed argument. */
+static const struct race_form metadata_forms[] = {
+	{ .victim = "s", .kind = REMOVES_FILE, .fixed = "chmod" },
+	{ .victim = "s", .kind = REMOVES_FILE, .fixed = "chown" },
+	{ .victim = "s", .kind = REMOVES_FILE, .fixed = "utimens" },
+	{ .victim = "s", .kind = REMOVES_FILE, .fixed = "setxattr" },
+	{ .victim = "n", .kind = CREATES, .fixed = "mknod", .unmade = true },
 };
+static const struct race_form mounts_forms[] = {
+	{ .victim = "s", .kind = REMOVES_FILE, .fixed = "bind",
+	  .fresh = "bsrc", .mounts = true },
+	{ .victim = "r", .kind = REMOVES_TREE, .fixed = "mask",
+	  .mounts = true },
+};
+
+const struct race_op race_ops[RACE_OPS] = {
+	{ "mkdir_all", FORMS(mkdir_all_forms), BASIC, false, lib_mkdir_all,
+	  naive_mkdir_all },
+	{ "remove_all", FORMS(remove_all_forms), BASIC | MOVE_TREES, false,
+	  lib_remove_all, naive_remove_all },
+	{ "rename", FORMS(rename_forms), BASIC, false, lib_rename, naive_rename },
+	{ "hardlink", FORMS(hardlink_forms), BASIC, false, lib_hardlink,
+	  naive_hardlink },
+	{ "mkdir", FORMS(mkdir_forms), BASIC, false, lib_mkdir, naive_mkdir },
+	{ "symlink", FORMS(symlink_forms), BASIC, false, lib_symlink,
+	  naive_symlink },
+	{ "unlink", FORMS(unlink_forms), BASIC, false, lib_unlink,
+	  naive_unlink },
+	{ "creat", FORMS(creat_forms), BASIC, false, lib_creat, naive_creat },
+	{ "metadata", FORMS(metadata_forms), BASIC, true, lib_metadata,
+	  naive_metadata },
+	/* Last: the mounts it leaves would make the others' removals of
+	 * s and r EBUSY. */
+	{ "mounts", FORMS(mounts_forms), BASIC, true, lib_mounts,
+	  naive_mounts },
+};
+
+bool race_op_in_world(const struct race_op *op, int w)
+{
+	return op->since_2_1 || w != OLD_CALLS;
+}
 
 /* ---- what a try needs inside the root ---- */
 
@@ -174,6 +227,22 @@ static void make_tree(int place)
 	close_held(r);
 }
 
+/* Every mount on s and r in each place inside the root, undone: by the
+ * place's fd made the working directory, never by a path. */
+static void unmount_places(const struct race_tree *t)
+{
+	for (int p = 0; p < PLACES; p++) {
+		if (fchdir(t->places[p]) != 0)
+			continue;
+		while (umount2("s", MNT_DETACH | UMOUNT_NOFOLLOW) == 0)
+			;
+		while (umount2("r", MNT_DETACH | UMOUNT_NOFOLLOW) == 0)
+			;
+	}
+	if (chdir("/") != 0)
+		perror("back to /");
+}
+
 void race_prepare(const struct race_op *op, const struct race_tree *t,
 		  unsigned int form, unsigned int pattern, char *path,
 		  char *other, size_t size)
@@ -181,6 +250,11 @@ void race_prepare(const struct race_op *op, const struct race_tree *t,
 	const struct race_form *f = &op->forms[form];
 	char *patterned = f->pattern_second ? other : path;
 	char *fixed = f->pattern_second ? path : other;
+
+	if (f->mounts)
+		unmount_places(t);
+	for (int p = 0; f->unmade && p < PLACES; p++)
+		unlinkat(t->places[p], f->victim, 0);
 
 	snprintf(patterned, size, patterns[pattern], f->victim);
 	snprintf(fixed, size, "%s", f->fixed != NULL ? f->fixed : "");

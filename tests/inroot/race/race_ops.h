@@ -14,7 +14,10 @@
  * /root/N.
  * Outside, top, /outside and /outside/park hold the sentinels s and r
  * that the removing operations name, and never a name that the creating
- * ones make (m, m1, y, f, q, h).
+ * ones make (m, m1, y, f, q, h, n). 2.1's metadata calls change s (its
+ * mode, owner, times, an attribute) or make n, and its mounts bind over
+ * s and mask r: outside, a change of s's ctime or a mount on s or r is
+ * an escape (race_tree.h).
  */
 #ifndef TESTS_INROOT_RACE_OPS_H
 #define TESTS_INROOT_RACE_OPS_H
@@ -25,17 +28,22 @@
 #include "race_tree.h"
 
 #define PATTERNS 5
-#define RACE_OPS 8
+#define RACE_OPS 10
 
 /* One way an operation is tried: its victim in a pattern, the other path
  * fixed (the second argument, or the first where pattern_second). */
 struct race_form {
 	const char *victim;
 	enum { CREATES, REMOVES_FILE, REMOVES_TREE } kind;
-	const char *fixed;    /* NULL for one-path operations */
+	const char *fixed;    /* NULL for one-path operations; for 2.1's,
+			       * the call the form makes */
 	bool pattern_second;
 	const char *fresh;    /* a file made in /root/a before a try */
 	const char *cleared;  /* a name removed from /root/a before it */
+	bool mounts;          /* what the last try mounted on s and r
+			       * inside the root is unmounted first */
+	bool unmade;          /* the victim the last try made is removed
+			       * first, wherever inside the root */
 };
 
 struct race_op {
@@ -43,6 +51,7 @@ struct race_op {
 	const struct race_form *forms;
 	unsigned int form_count;
 	unsigned int moves; /* race_attacker.h's */
+	bool since_2_1;     /* raced in OLD_CALLS too, whose ways are its */
 	/* 0 or -1 with errno, as the library answers. */
 	int (*library)(int root, const char *path, const char *other);
 	/* The same, done naively (naive.h). */
@@ -51,6 +60,9 @@ struct race_op {
 };
 
 extern const struct race_op race_ops[RACE_OPS];
+
+/* Whether op is raced in world w (race_world.h's). */
+bool race_op_in_world(const struct race_op *op, int w);
 
 /* op's form and pattern: its paths (into path and other, each of size
  * bytes; other "" where there is none), and what it needs made inside

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/inotify.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -72,8 +73,10 @@ static int plant_sentinels(struct race_tree *t, enum watched w)
 		err = make_dir(fd, "r");
 	if (err == 0 && faccessat(fd, "r/keep", F_OK, AT_SYMLINK_NOFOLLOW))
 		err = make_file(fd, "r/keep");
-	if (err == 0 && fstatat(fd, "s", &st, AT_SYMLINK_NOFOLLOW) == 0)
+	if (err == 0 && fstatat(fd, "s", &st, AT_SYMLINK_NOFOLLOW) == 0) {
 		t->ids[w].s = st.st_ino;
+		t->ids[w].s_ctime = st.st_ctim;
+	}
 	if (err == 0 && fstatat(fd, "r", &st, AT_SYMLINK_NOFOLLOW) == 0)
 		t->ids[w].r = st.st_ino;
 	if (err == 0 && fstatat(fd, "r/keep", &st, AT_SYMLINK_NOFOLLOW) == 0)
@@ -271,6 +274,39 @@ static bool same_file(int dirfd, const char *name, ino_t ino, char *what,
 	return false;
 }
 
+/* The mount a name of dirfd is on (crossing onto a mount there). */
+static uint64_t mount_of(int dirfd, const char *name)
+{
+	struct statx stx;
+
+	return statx(dirfd, name, AT_SYMLINK_NOFOLLOW, STATX_MNT_ID, &stx) == 0 ?
+	       stx.stx_mnt_id : 0;
+}
+
+/* Nothing mounted on w's s and r, and (park, which inotify does not
+ * watch) s's metadata as planted. */
+static bool unmounted_unchanged(struct race_tree *t, enum watched w,
+				char *what, size_t size)
+{
+	uint64_t here = mount_of(t->watched[w], ".");
+	struct stat st;
+
+	for (int i = 0; i < 2; i++)
+		if (mount_of(t->watched[w], i ? "r" : "s") != here) {
+			snprintf(what, size, "%s/%s has a mount on it",
+				 w == TOP ? "" : watched_path[w], i ? "r" : "s");
+			return false;
+		}
+	if (w != PARK)
+		return true;
+	if (fstatat(t->watched[w], "s", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    st.st_ctim.tv_sec == t->ids[w].s_ctime.tv_sec &&
+	    st.st_ctim.tv_nsec == t->ids[w].s_ctime.tv_nsec)
+		return true;
+	snprintf(what, size, "/outside/park/s had its metadata changed");
+	return false;
+}
+
 bool race_tree_changed_outside(struct race_tree *t, char *what, size_t size)
 {
 	bool overflowed = false;
@@ -279,6 +315,9 @@ bool race_tree_changed_outside(struct race_tree *t, char *what, size_t size)
 		return true;
 	if (overflowed)
 		return !race_tree_intact(t, what, size);
+	for (int w = 0; w < WATCHED; w++)
+		if (!unmounted_unchanged(t, w, what, size))
+			return true;
 	return !names_as_built(t, PARK, what, size) ||
 	       !same_file(t->watched[PARK], "s", t->ids[PARK].s, what, size,
 			  "/outside/park");
@@ -291,6 +330,7 @@ bool race_tree_intact(struct race_tree *t, char *what, size_t size)
 		const char *dir = watched_path[w];
 
 		if (!names_as_built(t, w, what, size) ||
+		    !unmounted_unchanged(t, w, what, size) ||
 		    !same_file(fd, "s", t->ids[w].s, what, size, dir) ||
 		    !same_file(fd, "r", t->ids[w].r, what, size, dir) ||
 		    !same_file(fd, "r/keep", t->ids[w].keep, what, size, dir))
@@ -336,9 +376,19 @@ int remove_tree_at(int dir, const char *name)
 	return unlinkat(dir, name, AT_REMOVEDIR) == 0 ? 0 : errno;
 }
 
-/* Removes from w what is not as built, the sentinels included. */
+/* Removes from w what is not as built, the sentinels included: first
+ * what was mounted on them, by w's fd made the working directory. */
 static void clear_changes(struct race_tree *t, enum watched w)
 {
+	if (fchdir(t->watched[w]) == 0) {
+		while (umount2("s", MNT_DETACH | UMOUNT_NOFOLLOW) == 0)
+			;
+		while (umount2("r", MNT_DETACH | UMOUNT_NOFOLLOW) == 0)
+			;
+		if (chdir("/") != 0)
+			perror("back to /");
+	}
+
 	int fd = openat(t->watched[w], ".", O_RDONLY | O_DIRECTORY |
 					    O_CLOEXEC);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;

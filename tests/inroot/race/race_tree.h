@@ -27,6 +27,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
+#include <time.h>
 
 /* The directories watched outside the root: top, /outside, /outside/park. */
 enum watched { TOP, OUTSIDE, PARK, WATCHED };
@@ -37,6 +38,7 @@ enum place { IN_ROOT, IN_A, IN_L, IN_ROOT_OUTSIDE, PLACES };
 
 struct sentinel_ids {
 	ino_t s, r, keep;
+	struct timespec s_ctime; /* a change of s's metadata moves it */
 };
 
 struct race_tree {
@@ -54,9 +56,10 @@ struct race_tree {
 int race_tree_build(struct race_tree *t);
 
 /* Whether anything outside the root changed since the last call (or the
- * build): a name gained or lost, a sentinel replaced or linked. Fills
- * what with the first change seen. Cheap enough to ask after each try:
- * an inotify read, one directory listing and a stat. */
+ * build): a name gained or lost, a sentinel replaced or linked, its
+ * metadata changed, a mount made on s or r. Fills what with the first
+ * change seen. Cheap enough to ask after each try: an inotify read, one
+ * directory listing and a few stats. */
 bool race_tree_changed_outside(struct race_tree *t, char *what,
 			       size_t size);
 

@@ -4,25 +4,23 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "old_calls.h"
 #include "openat2_nr.h"
 #include "proc_mounts.h"
 #include "refuse_call.h"
-#include "scratch_dir.h"
+#include "scratch_child.h"
 
 const char *const world_names[WORLDS] = {
-	"control", "openat2", "ENOSYS", "EPERM", "ENOSYS-noproc"
+	"control", "openat2", "ENOSYS", "EPERM", "ENOSYS-noproc", "5.1-calls"
 };
 
 /* A tmpfs of the world's own at top (the storm's renames and the
@@ -69,7 +67,8 @@ static bool complete(enum world w, int root, char *why, size_t size)
 	 * the world asked for, without a filter. */
 	int refusal = openat2_refusal(root);
 	int want = w == FALLBACK_EPERM ? EPERM : ENOSYS;
-	int err = w >= FALLBACK ? refuse_call_unless_so(refusal, OPENAT2_NR,
+	int err = w == OLD_CALLS ? refuse_calls_after_5_1() :
+		  w >= FALLBACK ? refuse_call_unless_so(refusal, OPENAT2_NR,
 							want) : 0;
 
 	refusal = openat2_refusal(root);
@@ -109,30 +108,27 @@ _Noreturn static void in_world(enum world w, const char *top,
 	_exit(body(w, &t, arg));
 }
 
+struct world_args {
+	enum world w;
+	world_body *body;
+	void *arg;
+	char *why;
+	size_t size;
+};
+
+static void world_child(const char *top, void *arg)
+{
+	struct world_args *a = arg;
+
+	in_world(a->w, top, a->body, a->arg, a->why, a->size);
+}
+
 int world_run(enum world w, world_body *body, void *arg, char *why,
 	      size_t size)
 {
-	char top[] = "/tmp/inroot-race-XXXXXX";
-	int top_fd = scratch_dir_make(top), status = 2 << 8;
-	pid_t pid;
+	char top[] = "/tmp/inroot-race-XXXXXX", what[64];
+	struct world_args a = { w, body, arg, why, size };
 
-	if (top_fd < 0) {
-		perror("inroot-race: the scratch directory");
-		return 2;
-	}
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		/* The world dies with the test. */
-		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0)
-			_exit(2);
-		in_world(w, top, body, arg, why, size);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) != pid)
-		status = 2 << 8;
-	scratch_dir_remove(top, top_fd);
-	if (WIFSIGNALED(status))
-		fprintf(stderr, "inroot-race: world %s: killed by signal %d\n",
-			world_names[w], WTERMSIG(status));
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
+	snprintf(what, sizeof what, "inroot-race: world %s", world_names[w]);
+	return scratch_child_run(top, what, world_child, &a);
 }

@@ -7,6 +7,8 @@
  *   FALLBACK          openat2 refused with ENOSYS (a seccomp filter)
  *   FALLBACK_EPERM    refused with EPERM (an allow-list policy)
  *   FALLBACK_NO_PROC  refused with ENOSYS, with an empty tmpfs over /proc
+ *   OLD_CALLS         every call after Linux 5.1 that 2.1's operations use
+ *                     refused (old_calls.h): their ways without them
  */
 #ifndef TESTS_INROOT_RACE_WORLD_H
 #define TESTS_INROOT_RACE_WORLD_H
@@ -21,6 +23,7 @@ enum world {
 	FALLBACK,
 	FALLBACK_EPERM,
 	FALLBACK_NO_PROC,
+	OLD_CALLS,
 	WORLDS
 };
 

@@ -36,7 +36,7 @@
 #include "resolve/moment.h"
 
 /* The library's moments, and the naive control's flaw (naive.h). */
-#define AT_FLAW (BEFORE_REFETCH + 1)
+#define AT_FLAW (AFTER_MOUNT + 1)
 #define MOMENT_KINDS (AT_FLAW + 1)
 /* More moments than any try here passes (a link or two, their retakes):
  * where a try still passes more, the walk is looping, a failure. */
@@ -55,7 +55,8 @@ static struct op_result (*results)[RACE_OPS];
 static const char *const kinds[MOMENT_KINDS] = {
 	"before readlink", "before the last open",
 	"before a magic link's reopen", "before a refetch",
-	"at the naive code's flaw" };
+	"after a checked mknod", "before the act on the file held",
+	"after a mount", "at the naive code's flaw" };
 
 /* ---- the call-out ---- */
 
@@ -223,7 +224,9 @@ static int moments_world(enum world w, struct race_tree *t, void *unused)
 	tree = t;
 	naive_at_flaw = at_naive_flaw;
 	for (unsigned int op = 0; op < RACE_OPS; op++)
-		if (w != CONTROL)
+		if (!race_op_in_world(&race_ops[op], w))
+			continue;
+		else if (w != CONTROL)
 			every_try(&race_ops[op], -1, &results[w][op]);
 		else
 			for (int k = 0; k < NAIVE_KINDS; k++)
@@ -240,6 +243,9 @@ static bool judge(enum world w)
 	for (unsigned int op = 0; op < RACE_OPS; op++) {
 		const struct op_result *r = &results[w][op];
 		const char *name = race_ops[op].name;
+
+		if (!race_op_in_world(&race_ops[op], w))
+			continue;
 
 		printf("%-13s %-10s %6" PRIu64 " tries, %6" PRIu64
 		       " moves made at a moment (", world_names[w], name,
@@ -284,7 +290,7 @@ int main(void)
 {
 	static const enum world worlds[] = { CONTROL, FALLBACK,
 					     FALLBACK_EPERM,
-					     FALLBACK_NO_PROC };
+					     FALLBACK_NO_PROC, OLD_CALLS };
 	static char why[WORLDS][200];
 	bool ok = true, ran = false;
 

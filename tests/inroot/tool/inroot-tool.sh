@@ -65,7 +65,9 @@ cases=0
 
 # The scratch host's markers: what an escape would change.
 make_host() {
-	mkdir -p /etc /home/user /tmp/outside-marker "$root" "$files" &&
+	# /run/mount: umount(8)'s own state, outside the snapshot.
+	mkdir -p /etc /home/user /tmp/outside-marker "$root" "$files" \
+			/run/mount &&
 		echo host >/etc/hostname && echo host >/home/user/file &&
 		echo host >/tmp/outside-marker/keep
 }
@@ -88,21 +90,40 @@ make_template() {
 		ln -s /created-by-write "$t/tmp/dangling"
 }
 
+# The mount points (mountinfo's fifth field, relative to the chroot)
+# beneath PATH, or (with -v) not beneath it, deepest last. Shell alone:
+# the chroot has no /etc/alternatives for awk.
+mount_points() {
+	local invert=0 _a _b _c _d point
+	[ "$1" = -v ] && { invert=1; shift; }
+	while read -r _a _b _c _d point _; do
+		case $point in
+		"$1"/*) [ "$invert" -eq 0 ] && echo "$point" ;;
+		*) [ "$invert" -eq 1 ] && echo "$point" ;;
+		esac
+	done </proc/self/mountinfo
+}
+
 # A fresh copy for each case, in the same directory (its parent, outside
-# the root, stays as it was).
+# the root, stays as it was), once what a case mounted is gone.
 make_root() {
+	local m
+	for m in $(mount_points "$root" | sort -r); do umount -l "$m"; done
 	find "$root" -mindepth 1 -delete && cp -a "$files/template/." "$root/"
 }
 
 # What is outside the root: every name on the scratch host's own tmpfs
 # (the bound /usr, /proc and build tree are other mounts, and read-only),
-# with its type, mode, size, link text and times, in the order of the
-# directories' own listings, which tmpfs keeps while nothing changes.
+# with its type, mode, owner, size, link text and times, in the order of
+# the directories' own listings, which tmpfs keeps while nothing changes.
 # Not /dev/null, the machine's own bound in: any process that writes it
 # changes its times.
 snapshot() {
-	find / -xdev \( -path "$root" -o -path "$files" -o -path /dev/null \) \
-		-prune -o -printf '%p %y %m %s %l %T@ %C@\n'
+	find / -xdev \( -path "$root" -o -path "$files" -o -path /dev/null -o \
+		-path /run/mount \) -prune -o \
+		-printf '%p %y %m %U:%G %s %l %T@ %C@\n'
+	# And what is mounted outside the root.
+	mount_points -v "$root" | sed 's/^/mount /'
 }
 
 fail() {
@@ -264,6 +285,76 @@ check_write() {
 	expect "$(stat -c %a "$root/created-by-write")" = 640 "mode 640 given"
 }
 
+check_metadata() {
+	make_root
+	run 0 "$root" stat var/log/etc/hostname
+	expect "$out" = "regular file 0644 0:0 5 $(stat -c %Y "$root/etc/hostname") var/log/etc/hostname" \
+		"TYPE MODE UID:GID SIZE MTIME PATH, through var/log -> /"
+	run 0 "$root" stat -n tmp/x
+	expect "${out%% 0777*}" = "symbolic link" "-n: the link itself"
+	run 0 "$root" chmod 600 tmp/x/hostname
+	expect "$(stat -c %a "$root/etc/hostname")" = 600 "root/etc/hostname's mode"
+	run 1 "$root" chmod -n 600 tmp/x
+	expect "$err" = "inroot: chmod tmp/x: Operation not supported" \
+		"a link's own mode, as fchmodat2 answers"
+	run 0 "$root" chown 1234:4321 var/log/home/user/file
+	expect "$(stat -c %u:%g "$root/home/user/file")" = 1234:4321 \
+		"root/home/user/file's owner"
+	run 0 "$root" chown -n :99 tmp/up
+	expect "$(stat -c %u:%g "$root/tmp/up")" = 0:99 "the link's own group"
+	run 0 "$root" utimens -t 1000 usr/share/doc/link/user/file
+	expect "$(stat -c %X:%Y "$root/home/user/file")" = 1000:1000 \
+		"/home is root/home: both times set"
+	run 1 "$root" utimens tmp/up/keep
+	run 1 "$root" chmod 600 tmp/up/keep
+	run 1 "$root" chown 0 tmp/up/keep
+	run 2 "$root" chown root tmp/x
+	run 0 "$root" xattr set var/log/etc/hostname user.k value
+	run 0 "$root" xattr get tmp/x/hostname user.k
+	expect "$out" = value "the attribute read back through another link"
+	run 1 "$root" xattr set --create tmp/x/hostname user.k again
+	expect "$err" = "inroot: xattr set tmp/x/hostname: File exists" \
+		"--create keeps an attribute that is there"
+	run 0 "$root" xattr list etc/hostname
+	expect "$out" = user.k "one attribute listed"
+	run 0 "$root" xattr rm etc/hostname user.k
+	run 1 "$root" xattr get etc/hostname user.k
+	run 1 "$root" xattr set tmp/up/keep user.k value
+	run 2 "$root" xattr frob etc/hostname
+}
+
+check_mounts() {
+	make_root
+	run 0 "$root" mknod --checked -m 600 var/log/dev-null c 1 3
+	expect "$(stat -c '%t,%T %a' "$root/dev-null")" = "1,3 600" \
+		"a checked node in the root"
+	run 0 "$root" bind -i --ro usr/lib var/log/emptydir
+	expect -f "$root/emptydir/os-release" "root/usr/lib bound on root/emptydir"
+	run 1 "$root" write var/log/emptydir/new
+	expect "$err" = "inroot: write var/log/emptydir/new: Read-only file system" \
+		"--ro: the bind is read-only"
+	run 0 "$root" mask tmp/x/hostname
+	expect "$(stat -c '%F %t,%T' "$root/etc/hostname")" = \
+		"character special file 1,3" "/dev/null over root/etc/hostname"
+	run 0 "$root" mask usr/share/doc/link
+	expect ! -e "$root/home/user" "an empty tmpfs over root/home"
+	run 0 "$root" remount-ro home
+	run 1 "$root" remount-ro tmp
+	expect "$err" = "inroot: remount-ro tmp: Invalid argument" \
+		"nothing mounted at tmp"
+	run 1 "$root" bind /usr tmp/up
+	run 1 "$root" bind /no-such-source var/log/emptydir
+	expect "$err" = "inroot: bind /no-such-source: No such file or directory" \
+		"the machine's SOURCE that cannot be found is named"
+	run 1 "$root" bind -i no-such-source var/log/emptydir
+	expect "$err" = "inroot: bind no-such-source: No such file or directory" \
+		"a SOURCE inside ROOT that cannot be found is named"
+	run 1 "$root" bind /usr var/log/no-such-dir/target
+	expect "$err" = "inroot: bind var/log/no-such-dir/target: No such file or directory" \
+		"a target that cannot be found is named"
+	run 1 "$root" mask tmp/up/keep
+}
+
 check_usage() {
 	make_root
 	run 2 "$root" no-such-command
@@ -278,6 +369,15 @@ check_usage() {
 	expect "$err" = "inroot: unknown option: --frob (see inroot --help)" \
 		"an unknown option before the command is named"
 	run 2 "$root" mv --noreplace --exchange a b
+	for command in "mknod --frob" "xattr get --frob" "bind --frob"; do
+		run 2 "$root" $command a b
+		expect "$err" = "inroot: unknown option: --frob (see inroot --help)" \
+			"$command: a long command's unknown option is named"
+	done
+	run 2 "$root" xattr set -nq a user.k v
+	expect "$err" = "inroot: unknown option: -q (see inroot --help)" \
+		"an unknown option in a group is named alone"
+	run 2 "$root" xattr set --create --replace a user.k v
 	run 2 "$root"
 	run 1 /no-such-root mkdir dir
 	expect "$err" = "inroot: /no-such-root: No such file or directory" \
@@ -299,7 +399,8 @@ for world in allowed ENOSYS EPERM; do
 	prefix=()
 	[ "$world" = allowed ] || prefix=("$refuse" openat2 "$world")
 	for check in check_mkdir check_rm check_ln check_mv check_mknod \
-		check_read check_write check_usage; do
+		check_read check_write check_metadata check_mounts \
+		check_usage; do
 		"$check"
 	done
 done

@@ -1,5 +1,5 @@
 #!/bin/sh
-# prepare-root.sh PREPARE_ROOT [REFUSE_CALL]: examples/prepare-root on a
+# root-files.sh ROOT_FILES [REFUSE_CALL]: examples/root-files on a
 # root whose links lead out of it when followed from outside (dev ->
 # ../machine/dev, etc -> ../machine/etc: from outside, the test's own
 # "machine" beside the root; inside, the root's machine/dev and
@@ -7,7 +7,7 @@
 # leaves the machine as it was; and so where a seccomp policy refuses
 # openat2 (REFUSE_CALL, where the build has libseccomp).
 set -u
-prepare=$1 refuse=${2:-}
+root_files=$1 refuse=${2:-}
 failed=0
 
 check() {
@@ -20,8 +20,8 @@ check() {
 		touch "$tmp/root/run/stale" &&
 		ln -s ../machine/dev "$tmp/root/dev" &&
 		ln -s ../machine/etc "$tmp/root/etc" || exit 1
-	out=$("$@" "$prepare" "$tmp/root" box 2>&1) ||
-		{ echo "FAIL ($world): prepare-root: $out"; failed=1; }
+	out=$("$@" "$root_files" "$tmp/root" box 2>&1) ||
+		{ echo "FAIL ($world): root-files: $out"; failed=1; }
 	for dir in proc sys machine/dev/pts machine/dev/shm run; do
 		[ -d "$tmp/root/$dir" ] ||
 			{ echo "FAIL ($world): no $dir in the root"; failed=1; }

@@ -1,18 +1,20 @@
 /*
- * prepare-root ROOT HOSTNAME: what a container runtime does to an image's
- * root file system before it starts the container: make the mount
- * points, write /etc/hostname, empty /run. Every path is resolved inside
- * ROOT as in a chroot to it, so a link the image holds (dev ->
+ * root-files ROOT HOSTNAME: the files a container runtime makes ready in
+ * an image's root file system before it starts the container, with
+ * 2.0's functions of <inroot.h>: make the mount points, write
+ * /etc/hostname, empty /run. Every path is resolved inside ROOT as in a
+ * chroot to it, so a link the image holds (dev ->
  * ../../../../var/lib/secret, which from outside ROOT leads to the
  * machine's /var/lib/secret) leads to ROOT's own files
  * (ROOT/var/lib/secret), never the machine's, even while another process
- * renames what is inside ROOT.
+ * renames what is inside ROOT. (prepare-root/ goes on with 2.1's
+ * functions: device nodes checked, the mounts themselves.)
  *
  * It works where /proc is hidden and where a seccomp policy refuses
  * openat2: the library then walks each path itself.
  *
- *   cc -o prepare-root prepare-root.c $(pkg-config --cflags --libs execveat)
- *   ./prepare-root /var/lib/machines/box box
+ *   cc -o root-files root-files.c $(pkg-config --cflags --libs execveat)
+ *   ./root-files /var/lib/machines/box box
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -27,7 +29,7 @@ static const char *const mount_points[] = { "/proc", "/sys", "/dev/pts",
 static int failed(const char *what, const char *path)
 {
 	perror(path);
-	fprintf(stderr, "prepare-root: could not %s %s\n", what, path);
+	fprintf(stderr, "root-files: could not %s %s\n", what, path);
 	return 1;
 }
 
@@ -37,7 +39,7 @@ int main(int argc, char **argv)
 	size_t len;
 
 	if (argc != 3) {
-		fprintf(stderr, "usage: prepare-root ROOT HOSTNAME\n");
+		fprintf(stderr, "usage: root-files ROOT HOSTNAME\n");
 		return 2;
 	}
 	root = open(argv[1], O_PATH | O_DIRECTORY | O_CLOEXEC);

@@ -1,0 +1,162 @@
+/*
+ * The target of a mount beneath a root, held; the old mount(2) onto it;
+ * the proof that a mount landed (mount_target.h).
+ *
+ * Why the proof looks the name up again: a mount made onto an fd (the
+ * new API) cannot land elsewhere, but one made by mount(2) goes where
+ * its names lead when the kernel reads them, and a mount that lands on
+ * the held file while the name now holds another is not where the
+ * caller will look for it. The name is looked up in the held directory,
+ * one component, crossing onto what is mounted there: the top mount's
+ * id and root are what a later lookup of the path meets.
+ */
+#define _GNU_SOURCE /* O_PATH */
+#include <string.h>
+#include <sys/stat.h>
+
+#include "held_file.h"
+#include "mount_target.h"
+#include "../path/same_file.h"
+#include "proc_entry.h"
+#include "../syscalls/files.h"
+#include "../syscalls/mounts.h"
+
+int libexecveat_mount_id_at(int dir, const char *name, uint64_t *mnt_id,
+			    struct stat *st)
+{
+	struct sys_statx stx;
+	int r = sys_fstatat(dir, name, st, AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH);
+
+	if (r < 0)
+		return r;
+	if (sys_statx(dir, name, AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH,
+		      SYS_STATX_MNT_ID, &stx) == 0 &&
+	    (stx.stx_mask & SYS_STATX_MNT_ID))
+		*mnt_id = stx.stx_mnt_id;
+	else
+		*mnt_id = 0;
+	return 0;
+}
+
+/* The path without its trailing slashes (but a lone "/"), and whether
+ * it had any. */
+static bool strip_slashes(const char *path, char *out, size_t size)
+{
+	size_t len = strnlen(path, size - 1);
+	bool had = false;
+
+	memcpy(out, path, len);
+	while (len > 1 && out[len - 1] == '/') {
+		len--;
+		had = true;
+	}
+	out[len] = '\0';
+	return had;
+}
+
+int libexecveat_mount_target_hold(int root, const char *path,
+				  struct mount_target *t)
+{
+	char bare[PATH_MAX];
+	bool slash;
+	int r = libexecveat_check_path(path);
+
+	if (r != 0)
+		return r;
+	slash = strip_slashes(path, bare, sizeof bare);
+	r = libexecveat_hold_file(root, bare, true, &t->p);
+	if (r != 0)
+		return r;
+	t->fd = -1;
+	if (t->p.kind != LAST_IS_NAME) {
+		r = -EINVAL;
+	} else {
+		t->fd = sys_openat(t->p.fd, t->p.name,
+				   O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
+		r = t->fd < 0 ? t->fd :
+		    libexecveat_mount_id_at(t->fd, "", &t->mnt_id, &t->st);
+	}
+	if (r == 0 && slash && !S_ISDIR(t->st.st_mode))
+		r = -ENOTDIR;
+	if (r != 0)
+		libexecveat_mount_target_release(t);
+	return r;
+}
+
+void libexecveat_mount_target_release(struct mount_target *t)
+{
+	if (t->fd >= 0)
+		sys_close(t->fd);
+	libexecveat_release_parent(&t->p);
+}
+
+int libexecveat_mount_landed(const struct mount_target *t, uint64_t mnt_id,
+			     const struct stat *root_st)
+{
+	struct stat now;
+	uint64_t now_id;
+
+	if (libexecveat_mount_id_at(t->p.fd, t->p.name, &now_id, &now) != 0)
+		return -EAGAIN;
+	if (mnt_id != 0 && now_id != mnt_id)
+		return -EAGAIN;
+	if (now_id != 0 && now_id == t->mnt_id)
+		return -EAGAIN;
+	if (root_st != NULL && !libexecveat_same_file(&now, root_st))
+		return -EAGAIN;
+	return 0;
+}
+
+bool libexecveat_mount_api_refused(int answer)
+{
+	return answer == -ENOSYS || answer == -EPERM;
+}
+
+/* mount(2) with the working directory at cwd_fd, then put back. */
+static int mount_from(int cwd_fd, const char *source, const char *target,
+		      const char *fstype, unsigned long flags,
+		      const char *data)
+{
+	int saved = sys_openat(AT_FDCWD, ".", O_PATH | O_DIRECTORY | O_CLOEXEC,
+			       0);
+	int r;
+
+	if (saved < 0)
+		return saved;
+	r = sys_fchdir(cwd_fd);
+	if (r == 0) {
+		r = sys_mount(source, target, fstype, flags, data);
+		sys_fchdir(saved);
+	}
+	sys_close(saved);
+	return r;
+}
+
+int libexecveat_mount_old(const struct mount_target *t, const char *source,
+			  int source_fd, const char *fstype,
+			  unsigned long flags, const char *data)
+{
+	char target_name[FD_NAME_SIZE], source_name[FD_NAME_SIZE];
+	struct stat source_st;
+	int dir, r;
+
+	if (S_ISDIR(t->st.st_mode) && source_fd < 0)
+		return mount_from(t->fd, source, ".", fstype, flags, data);
+	dir = libexecveat_proc_entry(t->fd, &t->st, target_name);
+	if (dir < 0)
+		return dir;
+	if (source_fd >= 0) {
+		r = sys_fstat(source_fd, &source_st);
+		if (r == 0 &&
+		    !libexecveat_proc_fd_names(dir, source_fd, &source_st))
+			r = -EOPNOTSUPP;
+		libexecveat_fd_name(source_name, source_fd);
+		source = source_name;
+	} else {
+		r = 0;
+	}
+	if (r == 0)
+		r = mount_from(dir, source, target_name, fstype, flags, data);
+	sys_close(dir);
+	return r;
+}
