@@ -20,6 +20,7 @@
 #include <sys/statvfs.h> /* ST_ flags, which statfs's f_flags holds too */
 #include <sys/sysmacros.h>
 
+#include "../call_refused.h"
 #include "../exports.h"
 #include "inroot.h"
 #include "mount_target.h"
@@ -41,13 +42,11 @@
 
 #define MOUNT_FLAGS (INROOT_MOUNT_RECURSIVE | INROOT_MOUNT_RDONLY)
 
-/* The mount id of a detached or attached tree's root. */
-static uint64_t tree_mount_id(int tree)
+/* The mount of a detached or attached tree's root, in *id: id, or NULL
+ * where nothing tells. */
+static const struct mount_id *tree_mount(int tree, struct mount_id *id)
 {
-	struct stat st;
-	uint64_t id;
-
-	return libexecveat_mount_id_at(tree, "", &id, &st) == 0 ? id : 0;
+	return libexecveat_mount_of(tree, id) == 0 ? id : NULL;
 }
 
 /* Read-only, on a tree (detached or not): 0, or -errno. */
@@ -92,6 +91,7 @@ static int bind_new(const struct mount_target *t, int source,
 		    unsigned int flags)
 {
 	bool recursive = flags & INROOT_MOUNT_RECURSIVE;
+	struct mount_id id;
 	int tree = sys_open_tree(source, "", SYS_OPEN_TREE_CLONE | O_CLOEXEC |
 				 AT_EMPTY_PATH |
 				 (recursive ? AT_RECURSIVE : 0));
@@ -103,7 +103,7 @@ static int bind_new(const struct mount_target *t, int source,
 		r = sys_move_mount_fds(tree, t->fd);
 	if (r == 0) {
 		AT_MOMENT(AFTER_MOUNT, t->p.fd, t->p.name);
-		r = libexecveat_mount_landed(t, tree_mount_id(tree), NULL);
+		r = libexecveat_mount_landed(t, tree_mount(tree, &id), NULL);
 	}
 	if (tree >= 0)
 		sys_close(tree);
@@ -126,7 +126,7 @@ static int bind_old(const struct mount_target *t, int source,
 				  NULL);
 	if (r == 0) {
 		AT_MOMENT(AFTER_MOUNT, t->p.fd, t->p.name);
-		r = libexecveat_mount_landed(t, 0, &source_st);
+		r = libexecveat_mount_landed(t, NULL, &source_st);
 	}
 	if (r != 0 || !(flags & INROOT_MOUNT_RDONLY))
 		return r;
@@ -158,7 +158,7 @@ static int bind_onto(const struct mount_target *t, int src,
 	if (S_ISDIR(st.st_mode) != S_ISDIR(t->st.st_mode))
 		return -ENOTDIR;
 	r = bind_new(t, src, flags);
-	if (libexecveat_mount_api_refused(r))
+	if (may_be_refusal(r))
 		r = bind_old(t, src, source_path, flags);
 	return r;
 }
@@ -207,8 +207,7 @@ EXECVEAT_EXPORT int inroot_bind(int source_dir, const char *source, int root,
 static int remount_rdonly(int root, const char *path, unsigned int flags)
 {
 	struct mount_target t;
-	uint64_t below;
-	struct stat st;
+	struct mount_id below;
 	int r;
 
 	if (flags & ~INROOT_MOUNT_RECURSIVE)
@@ -218,12 +217,13 @@ static int remount_rdonly(int root, const char *path, unsigned int flags)
 		return r;
 	/* The held fd crossed onto the top mount at the name: a mount
 	 * root, unless its mount is the held directory's own. */
-	r = libexecveat_mount_id_at(t.p.fd, "", &below, &st);
-	if (r == 0 && t.mnt_id != 0 && t.mnt_id == below)
+	r = libexecveat_mount_of(t.p.fd, &below);
+	if (r == 0 && !below.by_device &&
+	    libexecveat_same_mount(&t.mount, &below))
 		r = -EINVAL;
 	if (r == 0) {
 		r = set_rdonly(t.fd, flags & INROOT_MOUNT_RECURSIVE);
-		if (libexecveat_mount_api_refused(r))
+		if (may_be_refusal(r))
 			r = (flags & INROOT_MOUNT_RECURSIVE) ? -EOPNOTSUPP :
 			    remount_old(&t);
 	}
@@ -257,19 +257,20 @@ static int empty_tmpfs(void)
 
 static int mask_directory(const struct mount_target *t)
 {
+	struct mount_id id;
 	int mnt = empty_tmpfs(), r;
 
 	if (mnt >= 0) {
 		r = sys_move_mount_fds(mnt, t->fd);
 		if (r == 0) {
 			AT_MOMENT(AFTER_MOUNT, t->p.fd, t->p.name);
-			r = libexecveat_mount_landed(t, tree_mount_id(mnt),
+			r = libexecveat_mount_landed(t, tree_mount(mnt, &id),
 						     NULL);
 		}
 		sys_close(mnt);
 		return r;
 	}
-	if (!libexecveat_mount_api_refused(mnt))
+	if (!may_be_refusal(mnt))
 		return mnt;
 	r = libexecveat_mount_old(t, "tmpfs", -1, "tmpfs",
 				  MS_RDONLY_ | MS_NOSUID_ | MS_NODEV_ |
@@ -278,7 +279,7 @@ static int mask_directory(const struct mount_target *t)
 	if (r != 0)
 		return r;
 	AT_MOMENT(AFTER_MOUNT, t->p.fd, t->p.name);
-	return libexecveat_mount_landed(t, 0, NULL);
+	return libexecveat_mount_landed(t, NULL, NULL);
 }
 
 /* The machine's /dev/null, checked to be the null device (1, 3). */

@@ -21,21 +21,16 @@
 #include "../syscalls/files.h"
 #include "../syscalls/mounts.h"
 
-int libexecveat_mount_id_at(int dir, const char *name, uint64_t *mnt_id,
-			    struct stat *st)
+/* dir's name, crossing onto what is mounted there ("": dir itself): its
+ * file and its mount. 0 or -errno. */
+static int file_and_mount(int dir, const char *name, struct stat *st,
+			  struct mount_id *mount)
 {
-	struct sys_statx stx;
 	int r = sys_fstatat(dir, name, st, AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH);
 
 	if (r < 0)
 		return r;
-	if (sys_statx(dir, name, AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH,
-		      SYS_STATX_MNT_ID, &stx) == 0 &&
-	    (stx.stx_mask & SYS_STATX_MNT_ID))
-		*mnt_id = stx.stx_mnt_id;
-	else
-		*mnt_id = 0;
-	return 0;
+	return libexecveat_mount_at(dir, name, AT_EMPTY_PATH, mount);
 }
 
 /* The path without its trailing slashes (but a lone "/"), and whether
@@ -74,7 +69,7 @@ int libexecveat_mount_target_hold(int root, const char *path,
 		t->fd = sys_openat(t->p.fd, t->p.name,
 				   O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
 		r = t->fd < 0 ? t->fd :
-		    libexecveat_mount_id_at(t->fd, "", &t->mnt_id, &t->st);
+		    file_and_mount(t->fd, "", &t->st, &t->mount);
 	}
 	if (r == 0 && slash && !S_ISDIR(t->st.st_mode))
 		r = -ENOTDIR;
@@ -90,26 +85,24 @@ void libexecveat_mount_target_release(struct mount_target *t)
 	libexecveat_release_parent(&t->p);
 }
 
-int libexecveat_mount_landed(const struct mount_target *t, uint64_t mnt_id,
+int libexecveat_mount_landed(const struct mount_target *t,
+			     const struct mount_id *tree,
 			     const struct stat *root_st)
 {
 	struct stat now;
-	uint64_t now_id;
+	struct mount_id now_mount;
 
-	if (libexecveat_mount_id_at(t->p.fd, t->p.name, &now_id, &now) != 0)
+	if (file_and_mount(t->p.fd, t->p.name, &now, &now_mount) != 0)
 		return -EAGAIN;
-	if (mnt_id != 0 && now_id != mnt_id)
+	if (tree != NULL && !tree->by_device &&
+	    !libexecveat_same_mount(&now_mount, tree))
 		return -EAGAIN;
-	if (now_id != 0 && now_id == t->mnt_id)
+	if (!now_mount.by_device &&
+	    libexecveat_same_mount(&now_mount, &t->mount))
 		return -EAGAIN;
 	if (root_st != NULL && !libexecveat_same_file(&now, root_st))
 		return -EAGAIN;
 	return 0;
-}
-
-bool libexecveat_mount_api_refused(int answer)
-{
-	return answer == -ENOSYS || answer == -EPERM;
 }
 
 /* mount(2) with the working directory at cwd_fd, then put back. */

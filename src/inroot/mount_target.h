@@ -7,17 +7,16 @@
 #ifndef EXECVEAT_INROOT_MOUNT_TARGET_H
 #define EXECVEAT_INROOT_MOUNT_TARGET_H
 
-#include <stdbool.h>
-#include <stdint.h>
 #include <sys/stat.h>
 
 #include "held_parent.h"
+#include "../path/mount_id.h"
 
 struct mount_target {
 	struct held_parent p; /* the directory held and the target's name */
 	int fd;               /* O_PATH of the name's file, as looked up */
 	struct stat st;
-	uint64_t mnt_id;      /* the mount fd is on (0: statx refused) */
+	struct mount_id mount; /* the mount fd is on */
 };
 
 /*
@@ -30,19 +29,17 @@ int libexecveat_mount_target_hold(int root, const char *path,
 				  struct mount_target *t);
 void libexecveat_mount_target_release(struct mount_target *t);
 
-/* The mount id of dir's name, crossing onto what is mounted there, and
- * its file: 0 or -errno. */
-int libexecveat_mount_id_at(int dir, const char *name, uint64_t *mnt_id,
-			    struct stat *st);
-
 /*
  * After a mount onto t: whether the name held now shows a mount other
- * than t's own (and, where mnt_id is not 0, that very mount) whose root
+ * than t's own (and, where tree is not NULL, that very mount) whose root
  * is the file *root_st (NULL: any). 0, or -EAGAIN where it does not: a
  * swap of the name after it was held, and the mount stays where the
- * kernel made it, on the file held.
+ * kernel made it, on the file held. Mounts are told apart by their ids
+ * (path/mount_id.h); where only a device tells, no bind mount of one
+ * file system can be told from another, and only *root_st judges.
  */
-int libexecveat_mount_landed(const struct mount_target *t, uint64_t mnt_id,
+int libexecveat_mount_landed(const struct mount_target *t,
+			     const struct mount_id *tree,
 			     const struct stat *root_st);
 
 /*
@@ -59,10 +56,5 @@ int libexecveat_mount_landed(const struct mount_target *t, uint64_t mnt_id,
 int libexecveat_mount_old(const struct mount_target *t, const char *source,
 			  int source_fd, const char *fstype,
 			  unsigned long flags, const char *data);
-
-/* Whether a call of the new mount API is refused here (ENOSYS: before
- * 5.2, or mount_setattr before 5.12; or a seccomp policy, as Docker's
- * default profile refuses them): answer as -errno. */
-bool libexecveat_mount_api_refused(int answer);
 
 #endif /* EXECVEAT_INROOT_MOUNT_TARGET_H */

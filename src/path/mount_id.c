@@ -34,24 +34,31 @@ bool libexecveat_mount_by_handle(int dirfd, const char *name, int at_flags,
 	return false;
 }
 
-int libexecveat_mount_of(int fd, struct mount_id *id)
+int libexecveat_mount_at(int dirfd, const char *name, int at_flags,
+			 struct mount_id *id)
 {
+	int flags = AT_SYMLINK_NOFOLLOW | (at_flags & AT_EMPTY_PATH);
 	struct sys_statx stx;
 	struct stat st;
 	int err;
 
-	if (sys_statx(fd, "", AT_EMPTY_PATH, SYS_STATX_MNT_ID, &stx) == 0 &&
+	if (sys_statx(dirfd, name, flags, SYS_STATX_MNT_ID, &stx) == 0 &&
 	    (stx.stx_mask & SYS_STATX_MNT_ID)) {
 		*id = (struct mount_id){ .value = stx.stx_mnt_id };
 		return 0;
 	}
-	if (libexecveat_mount_by_handle(fd, "", AT_EMPTY_PATH, id))
+	if (libexecveat_mount_by_handle(dirfd, name, flags, id))
 		return 0;
-	err = sys_fstat(fd, &st);
+	err = sys_fstatat(dirfd, name, &st, flags);
 	if (err < 0)
 		return err;
 	*id = (struct mount_id){ .by_device = true, .value = st.st_dev };
 	return 0;
+}
+
+int libexecveat_mount_of(int fd, struct mount_id *id)
+{
+	return libexecveat_mount_at(fd, "", AT_EMPTY_PATH, id);
 }
 
 bool libexecveat_same_mount(const struct mount_id *a,

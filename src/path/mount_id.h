@@ -1,6 +1,7 @@
 /*
  * Which mount a file is on: RESOLVE_NO_XDEV's question in openat2's walk,
  * inroot_remove_all's (which neither enters nor removes a mount point),
+ * the mounts' beneath a root (whether a mount landed on the target held),
  * and the /proc proofs' (nothing bound over a part of /proc).
  *
  * The mount id tells: statx's (STATX_MNT_ID, Linux 5.8) or, where statx
@@ -28,6 +29,14 @@ struct mount_id {
  */
 bool libexecveat_mount_by_handle(int dirfd, const char *name, int at_flags,
 				 struct mount_id *id);
+
+/*
+ * The mount of name in dirfd, never followed, crossing onto what is
+ * mounted there (with AT_EMPTY_PATH in at_flags and "": of dirfd's own
+ * file): 0, or -errno where nothing tells.
+ */
+int libexecveat_mount_at(int dirfd, const char *name, int at_flags,
+			 struct mount_id *id);
 
 /* The mount of the file of fd: 0, or -errno where nothing tells. */
 int libexecveat_mount_of(int fd, struct mount_id *id);
