@@ -17,7 +17,7 @@
 #include "held_file.h"
 #include "mount_target.h"
 #include "../path/same_file.h"
-#include "proc_entry.h"
+#include "../proc/proc_fd_dir.h"
 #include "../syscalls/files.h"
 #include "../syscalls/mounts.h"
 

@@ -60,18 +60,12 @@ static int checked(int fd, const struct stat *st)
 /* Step 3: the new fd, -errno, or -EOPNOTSUPP with no proven entry. */
 static int reopen_through_proc(int fd, int flags, const struct stat *st)
 {
-	enum proc_fd_dir_verdict verdict;
 	char name[FD_NAME_SIZE];
-	int dir = libexecveat_proc_fd_dir_open(&verdict);
-	int r = -EOPNOTSUPP;
+	int dir = libexecveat_proc_entry(fd, st, name), r;
 
 	if (dir < 0)
-		return r;
-	if (libexecveat_proc_fd_names(dir, fd, st)) {
-		libexecveat_fd_name(name, fd);
-		r = checked(call_result(openat(dir, name, flags & ~O_NOFOLLOW)),
-			    st);
-	}
+		return dir;
+	r = checked(call_result(openat(dir, name, flags & ~O_NOFOLLOW)), st);
 	sys_close(dir);
 	return r;
 }

@@ -20,7 +20,7 @@
 #include "../exports.h"
 #include "held_file.h"
 #include "inroot.h"
-#include "proc_entry.h"
+#include "../proc/proc_fd_dir.h"
 #include "../syscalls/fds.h"
 #include "../syscalls/files.h"
 

@@ -23,7 +23,7 @@
 #include <sys/stat.h>
 
 #include "../fd_table/fd_held.h"
-#include "proc_entry.h"
+#include "../proc/proc_fd_dir.h"
 #include "../syscalls/files.h"
 #include "xattr_call.h"
 

@@ -112,3 +112,19 @@ int libexecveat_proc_fd_dir_open(enum proc_fd_dir_verdict *verdict)
 	}
 	return dir;
 }
+
+int libexecveat_proc_entry(int fd, const struct stat *st,
+			   char name[FD_NAME_SIZE])
+{
+	enum proc_fd_dir_verdict verdict;
+	int dir = libexecveat_proc_fd_dir_open(&verdict);
+
+	if (dir < 0)
+		return -EOPNOTSUPP;
+	if (!libexecveat_proc_fd_names(dir, fd, st)) {
+		sys_close(dir);
+		return -EOPNOTSUPP;
+	}
+	libexecveat_fd_name(name, fd);
+	return dir;
+}

@@ -1,7 +1,8 @@
 /*
  * This thread's fd table as an open directory of procfs, proven before
- * anything in it is trusted. Shared by closefrom's listing, fchmodat's
- * fallback, and fexec --probe, which reports what they would find.
+ * anything in it is trusted, and an fd's entry in it. Shared by
+ * closefrom's listing, fchmodat's fallback, the operations beneath a
+ * root, and fexec --probe, which reports what they would find.
  */
 #ifndef EXECVEAT_PROC_FD_DIR_H
 #define EXECVEAT_PROC_FD_DIR_H
@@ -41,5 +42,17 @@ void libexecveat_fd_name(char name[FD_NAME_SIZE], int fd);
 
 /* Whether dir's entry for fd names the file that *st describes. */
 int libexecveat_proc_fd_names(int dir, int fd, const struct stat *st);
+
+/*
+ * fd's entry, once the directory is proven and the entry leads to fd's
+ * file (*st): the last way to a file an O_PATH fd holds where the kernel
+ * offers none without a name. A call made relative to the directory with
+ * the entry's name follows the entry (a magic link) to the file itself,
+ * and looks nothing else up. The directory's fd (close-on-exec; the
+ * caller closes it) with name set to the entry's, or -EOPNOTSUPP where
+ * there is none.
+ */
+int libexecveat_proc_entry(int fd, const struct stat *st,
+			   char name[FD_NAME_SIZE]);
 
 #endif /* EXECVEAT_PROC_FD_DIR_H */
