@@ -15,6 +15,7 @@
 #include "chmod_fallback.h"
 #include "execveat.h"
 #include "../exports.h"
+#include "fchmodat2_refusal.h"
 #include "../syscalls/files.h"
 
 /*

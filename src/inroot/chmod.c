@@ -8,9 +8,10 @@
  * 1. fchmodat2 (Linux 6.6): AT_SYMLINK_NOFOLLOW on the held name, or
  *    AT_EMPTY_PATH on the fd, an O_PATH one too. Only where that call
  *    is refused (ENOSYS, or an EPERM of a policy rather than of the
- *    file; remembered once proven, with fchmodat(3)'s: call_refused.h)
- *    is the file held O_PATH, the path form opening the held name
- *    O_PATH|O_NOFOLLOW in the held directory, and then:
+ *    file; remembered once proven, with fchmodat(3)'s:
+ *    chmod/fchmodat2_refusal.h) is the file held O_PATH, the path form
+ *    opening the held name O_PATH|O_NOFOLLOW in the held directory, and
+ *    then:
  * 2. a symlink: EOPNOTSUPP, fchmodat2's own answer;
  * 3. an fd open to read or write: fchmod;
  * 4. a directory: the old fchmodat of "." in it, which is the directory
@@ -25,7 +26,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
-#include "../call_refused.h"
+#include "../chmod/fchmodat2_refusal.h"
 #include "../exports.h"
 #include "held_file.h"
 #include "inroot.h"
@@ -82,9 +83,9 @@ static int chmod_without_fchmodat2(int dirfd, const char *name, mode_t mode)
 
 /*
  * Step 1, then steps 2 to 6 where fchmodat2 is refused. Where its
- * refusal is remembered (call_refused.h: one memory with fchmodat(3)),
- * steps 2 to 6 first, which open nothing; fchmodat2 is asked only where
- * their answer may differ from its own.
+ * refusal is remembered (chmod/fchmodat2_refusal.h: one memory with
+ * fchmodat(3)), steps 2 to 6 first, which open nothing; fchmodat2 is
+ * asked only where their answer may differ from its own.
  */
 static int chmod_policy(int dirfd, const char *name, mode_t mode, int flags)
 {
