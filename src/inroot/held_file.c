@@ -45,16 +45,15 @@ static int spliced(const struct held_parent *p, const char *link,
 		   size_t link_len, char out[PATH_MAX], bool *dir)
 {
 	size_t prefix = link[0] == '/' ? 0 : (size_t)(p->name - p->text);
+	size_t len = libexecveat_slashes_trimmed(link, link_len);
 
-	while (link_len > 1 && link[link_len - 1] == '/') {
-		link_len--;
+	if (len < link_len)
 		*dir = true;
-	}
-	if (prefix + link_len >= PATH_MAX)
+	if (prefix + len >= PATH_MAX)
 		return -ENAMETOOLONG;
 	memcpy(out, p->text, prefix);
-	memcpy(out + prefix, link, link_len);
-	out[prefix + link_len] = '\0';
+	memcpy(out + prefix, link, len);
+	out[prefix + len] = '\0';
 	return 0;
 }
 

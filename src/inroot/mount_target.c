@@ -33,32 +33,21 @@ static int file_and_mount(int dir, const char *name, struct stat *st,
 	return libexecveat_mount_at(dir, name, AT_EMPTY_PATH, mount);
 }
 
-/* The path without its trailing slashes (but a lone "/"), and whether
- * it had any. */
-static bool strip_slashes(const char *path, char *out, size_t size)
-{
-	size_t len = strnlen(path, size - 1);
-	bool had = false;
-
-	memcpy(out, path, len);
-	while (len > 1 && out[len - 1] == '/') {
-		len--;
-		had = true;
-	}
-	out[len] = '\0';
-	return had;
-}
-
 int libexecveat_mount_target_hold(int root, const char *path,
 				  struct mount_target *t)
 {
 	char bare[PATH_MAX];
-	bool slash;
+	size_t len, bare_len;
 	int r = libexecveat_check_path(path);
 
 	if (r != 0)
 		return r;
-	slash = strip_slashes(path, bare, sizeof bare);
+	/* Held by its name, without the trailing slashes, which ask for a
+	 * directory (checked below). */
+	len = strlen(path);
+	bare_len = libexecveat_slashes_trimmed(path, len);
+	memcpy(bare, path, bare_len);
+	bare[bare_len] = '\0';
 	r = libexecveat_hold_file(root, bare, true, &t->p);
 	if (r != 0)
 		return r;
@@ -71,7 +60,7 @@ int libexecveat_mount_target_hold(int root, const char *path,
 		r = t->fd < 0 ? t->fd :
 		    file_and_mount(t->fd, "", &t->st, &t->mount);
 	}
-	if (r == 0 && slash && !S_ISDIR(t->st.st_mode))
+	if (r == 0 && bare_len < len && !S_ISDIR(t->st.st_mode))
 		r = -ENOTDIR;
 	if (r != 0)
 		libexecveat_mount_target_release(t);

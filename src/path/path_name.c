@@ -37,6 +37,13 @@ enum last_kind libexecveat_name_kind(const char *name, size_t len)
 	return LAST_IS_NAME;
 }
 
+size_t libexecveat_slashes_trimmed(const char *path, size_t len)
+{
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	return len;
+}
+
 bool libexecveat_next_name(const char *path, size_t *start, size_t *end)
 {
 	while (path[*start] == '/')

@@ -31,6 +31,11 @@ enum last_kind { LAST_IS_NAME, LAST_IS_DOT, LAST_IS_DOTDOT, LAST_IS_ROOT };
 /* The kind of the name of len bytes at name. */
 enum last_kind libexecveat_name_kind(const char *name, size_t len);
 
+/* len, less the trailing slashes of the len bytes at path, but a lone
+ * "/" kept: a path (or a link's text) that asks for a directory, as its
+ * name, and whether it did (the length is less than len). */
+size_t libexecveat_slashes_trimmed(const char *path, size_t len);
+
 /* The next name of path from *start, slashes before it passed over:
  * path[*start, *end), or false at the end of the path. */
 bool libexecveat_next_name(const char *path, size_t *start, size_t *end);
