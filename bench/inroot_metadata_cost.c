@@ -34,23 +34,28 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void plain_statx(void) { struct statx s; statx(root, PATH, AT_SYMLINK_NOFOLLOW, STATX_INO, &s); }
-static void lib_statx(void) { struct statx s; inroot_statx(root, PATH, AT_SYMLINK_NOFOLLOW, STATX_INO, &s); }
-static void plain_fstatx(void) { struct statx s; statx(file_fd, "", AT_EMPTY_PATH, STATX_INO, &s); }
-static void lib_fstatx(void) { struct statx s; inroot_fstatx(file_fd, 0, STATX_INO, &s); }
-static void plain_chmod(void) { fchmodat(root, PATH, 0644, 0); }
-static void lib_chmod(void) { inroot_chmod(root, PATH, 0644, 0); }
-static void plain_chown(void) { fchownat(root, PATH, (uid_t)-1, (gid_t)-1, 0); }
-static void lib_chown(void) { inroot_chown(root, PATH, (uid_t)-1, (gid_t)-1, 0); }
-static void plain_utimens(void) { utimensat(root, PATH, NULL, 0); }
-static void lib_utimens(void) { inroot_utimens(root, PATH, NULL, 0); }
-static void plain_getxattr(void) { char v[8]; lgetxattr(abs_path, "user.k", v, sizeof v); }
-static void lib_getxattr(void) { char v[8]; inroot_getxattr(root, PATH, "user.k", v, sizeof v, AT_SYMLINK_NOFOLLOW); }
+static long plain_statx(void) { struct statx s; return statx(root, PATH, AT_SYMLINK_NOFOLLOW, STATX_INO, &s); }
+static long lib_statx(void) { struct statx s; return inroot_statx(root, PATH, AT_SYMLINK_NOFOLLOW, STATX_INO, &s); }
+static long plain_fstatx(void) { struct statx s; return statx(file_fd, "", AT_EMPTY_PATH, STATX_INO, &s); }
+static long lib_fstatx(void) { struct statx s; return inroot_fstatx(file_fd, 0, STATX_INO, &s); }
+static long plain_chmod(void) { return fchmodat(root, PATH, 0644, 0); }
+static long lib_chmod(void) { return inroot_chmod(root, PATH, 0644, 0); }
+static long plain_chown(void) { return fchownat(root, PATH, (uid_t)-1, (gid_t)-1, 0); }
+static long lib_chown(void) { return inroot_chown(root, PATH, (uid_t)-1, (gid_t)-1, 0); }
+static long plain_utimens(void) { return utimensat(root, PATH, NULL, 0); }
+static long lib_utimens(void) { return inroot_utimens(root, PATH, NULL, 0); }
+static long plain_getxattr(void) { char v[8]; return lgetxattr(abs_path, "user.k", v, sizeof v); }
+static long lib_getxattr(void) { char v[8]; return inroot_getxattr(root, PATH, "user.k", v, sizeof v, AT_SYMLINK_NOFOLLOW); }
 
-static double best(void (*call)(void))
+/* A failing call would be timed failing: each first call must succeed. */
+static double best(const char *name, long (*call)(void))
 {
 	double fastest = 1e9;
 
+	if (call() < 0) {
+		perror(name);
+		exit(1);
+	}
 	for (int r = 0; r < ROUNDS; r++) {
 		double start = now();
 
@@ -66,7 +71,7 @@ int main(void)
 {
 	static const struct {
 		const char *name;
-		void (*plain)(void), (*lib)(void);
+		long (*plain)(void), (*lib)(void);
 	} pairs[] = {
 		{ "statx", plain_statx, lib_statx },
 		{ "fstatx (O_PATH fd)", plain_fstatx, lib_fstatx },
@@ -83,11 +88,16 @@ int main(void)
 	root = open(top, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	file_fd = open(PATH, O_PATH | O_CLOEXEC);
 	snprintf(abs_path, sizeof abs_path, "%s/%s", top, PATH);
-	setxattr(abs_path, "user.k", "v", 1, 0);
+	if (root < 0 || file_fd < 0 ||
+	    setxattr(abs_path, "user.k", "v", 1, 0) != 0) {
+		perror(top);
+		return 1;
+	}
 	printf("%-22s %10s %10s %7s\n", "call", "plain ns", "inroot ns",
 	       "ratio");
 	for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
-		double plain = best(pairs[i].plain), lib = best(pairs[i].lib);
+		double plain = best(pairs[i].name, pairs[i].plain);
+		double lib = best(pairs[i].name, pairs[i].lib);
 
 		printf("%-22s %10.0f %10.0f %7.2f\n", pairs[i].name, plain, lib,
 		       lib / plain);
