@@ -143,6 +143,8 @@ static long raw_openat2_magic_link(void)
 	return kernel_openat2_once(PROC_FD_DIR_FD, "7", &how, sizeof(how));
 }
 
+/* A regular file has no way but /proc where the process does not hold
+ * it open. */
 static long chmod_file(void)
 {
 	return fchmodat(TOP_FD, "sub/file", 0600, AT_SYMLINK_NOFOLLOW);
@@ -153,7 +155,7 @@ static long raw_chmod_file(void)
 	return raw_fchmodat2(TOP_FD, "sub/file", 0600, AT_SYMLINK_NOFOLLOW);
 }
 
-/* A FIFO has no way but /proc: it is never opened (fchmodat(3)). */
+/* Nor has a FIFO: neither is ever opened (fchmodat(3)). */
 static long chmod_fifo(void)
 {
 	return fchmodat(TOP_FD, "sub/fifo", 0600, AT_SYMLINK_NOFOLLOW);
@@ -258,9 +260,10 @@ static long raw_execveat_program(void)
 /* The needs are those of openat2(3) ("it cannot hold two", four for a
  * magic link it opens again through /proc), faccessat(3) (one, for a
  * symlink's own W_OK), fchmodat(3)
- * (four with /proc, three without; a FIFO has no way without /proc, and
- * needs two fds to find that out: its own O_PATH one, and one to look
- * for /proc with) and fexecve(3) (one to look into an O_PATH close-on-exec
+ * (four with /proc, three without, for a directory its caller may not
+ * search; a regular file or a FIFO the process does not hold open has no
+ * way without /proc, and needs two fds to find that out: its own O_PATH
+ * one, and one to look for /proc with) and fexecve(3) (one to look into an O_PATH close-on-exec
  * file, which needs /proc to be run at all), inroot_reopen(3) and
  * inroot_statx(3) (three to prove /proc, one to look for it); close_range
  * and closefrom always finish. */
@@ -274,7 +277,7 @@ static struct limit_case cases[] = {
 	{ "openat2_procfs_magic_link", OPENAT2, openat2_magic_link,
 	  raw_openat2_magic_link, 4, 2, true, false, 0, ENOENT, false },
 	{ "fchmodat_nofollow_file", FCHMODAT2, chmod_file, raw_chmod_file, 4,
-	  3, false, false, 0, 0, false },
+	  2, false, false, 0, EOPNOTSUPP, false },
 	{ "fchmodat_nofollow_directory", FCHMODAT2, chmod_dir, raw_chmod_dir,
 	  4, 3, false, false, 0, 0, false },
 	{ "fchmodat_nofollow_fifo", FCHMODAT2, chmod_fifo, raw_chmod_fifo, 4,
