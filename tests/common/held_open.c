@@ -5,6 +5,8 @@
 #define _GNU_SOURCE
 #include "held_open.h"
 
+#include "classic_bpf.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -17,23 +19,6 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-struct bpf_insn_classic {
-	uint16_t code;
-	uint8_t jump_if_true;
-	uint8_t jump_if_false;
-	uint32_t k;
-};
-
-struct bpf_program_classic {
-	unsigned short len;
-	struct bpf_insn_classic *insns;
-};
-
-#define LOAD_WORD_AT 0x20     /* BPF_LD | BPF_W | BPF_ABS */
-#define JUMP_IF_EQUAL 0x15    /* BPF_JMP | BPF_JEQ | BPF_K */
-#define JUMP_IF_ANY_BIT 0x45  /* BPF_JMP | BPF_JSET | BPF_K */
-#define RETURN 0x06           /* BPF_RET | BPF_K */
-
 /* struct seccomp_data: int nr; u32 arch; u64 ip; u64 args[6]. */
 struct seccomp_data_abi {
 	int32_t nr;
@@ -41,13 +26,6 @@ struct seccomp_data_abi {
 	uint64_t ip;
 	uint64_t args[6];
 };
-#define DATA_NR 0
-#define DATA_ARGS 16
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define LOW_WORD 0
-#else
-#define LOW_WORD 4
-#endif
 
 /* struct seccomp_notif and struct seccomp_notif_resp (Linux 5.0). */
 struct notif_abi {
@@ -64,7 +42,6 @@ struct notif_resp_abi {
 	uint32_t flags;
 };
 
-#define SECCOMP_ALLOW 0x7fff0000u
 #define SECCOMP_USER_NOTIF 0x7fc00000u
 #define SECCOMP_SET_MODE_FILTER_OP 1
 #define SECCOMP_FILTER_FLAG_NEW_LISTENER_BIT (1u << 3)
@@ -77,44 +54,52 @@ _Static_assert(sizeof(struct notif_abi) == 80, "struct seccomp_notif");
 _Static_assert(sizeof(struct notif_resp_abi) == 24,
 	       "struct seccomp_notif_resp");
 
-static int send_fd(int sock, int fd)
-{
-	char byte = 0;
-	struct iovec iov = { &byte, 1 };
+/* A message of one byte that carries one fd (SCM_RIGHTS). */
+struct fd_message {
+	char byte;
+	struct iovec iov;
 	union {
 		struct cmsghdr align;
 		char buf[CMSG_SPACE(sizeof(int))];
 	} control;
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
-			      .msg_control = control.buf,
-			      .msg_controllen = sizeof(control.buf) };
-	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+	struct msghdr msg;
+};
 
-	memset(control.buf, 0, sizeof(control.buf));
+static void fd_message_init(struct fd_message *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->iov.iov_base = &m->byte;
+	m->iov.iov_len = 1;
+	m->msg.msg_iov = &m->iov;
+	m->msg.msg_iovlen = 1;
+	m->msg.msg_control = m->control.buf;
+	m->msg.msg_controllen = sizeof(m->control.buf);
+}
+
+static int send_fd(int sock, int fd)
+{
+	struct fd_message m;
+	struct cmsghdr *c;
+
+	fd_message_init(&m);
+	c = CMSG_FIRSTHDR(&m.msg);
 	c->cmsg_level = SOL_SOCKET;
 	c->cmsg_type = SCM_RIGHTS;
 	c->cmsg_len = CMSG_LEN(sizeof(int));
 	memcpy(CMSG_DATA(c), &fd, sizeof(int));
-	return sendmsg(sock, &msg, 0) == 1 ? 0 : errno;
+	return sendmsg(sock, &m.msg, 0) == 1 ? 0 : errno;
 }
 
 int receive_listener(int from_held)
 {
-	char byte;
-	struct iovec iov = { &byte, 1 };
-	union {
-		struct cmsghdr align;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} control;
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
-			      .msg_control = control.buf,
-			      .msg_controllen = sizeof(control.buf) };
+	struct fd_message m;
 	struct cmsghdr *c;
 	int fd;
 
-	if (recvmsg(from_held, &msg, MSG_CMSG_CLOEXEC) != 1)
+	fd_message_init(&m);
+	if (recvmsg(from_held, &m.msg, MSG_CMSG_CLOEXEC) != 1)
 		return -1;
-	c = CMSG_FIRSTHDR(&msg);
+	c = CMSG_FIRSTHDR(&m.msg);
 	if (c == NULL || c->cmsg_type != SCM_RIGHTS)
 		return -1;
 	memcpy(&fd, CMSG_DATA(c), sizeof(int));
