@@ -58,11 +58,12 @@ _Static_assert(sizeof(struct notif_resp_abi) == 24,
 struct fd_message {
 	char byte;
 	struct iovec iov;
+	struct msghdr msg;
+	/* Last: clang takes CMSG_SPACE for a variable size. */
 	union {
 		struct cmsghdr align;
 		char buf[CMSG_SPACE(sizeof(int))];
 	} control;
-	struct msghdr msg;
 };
 
 static void fd_message_init(struct fd_message *m)
