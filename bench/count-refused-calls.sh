@@ -2,7 +2,7 @@
 # Counts, with strace, the refused system calls that 100 calls of each of
 # the library's functions with a fallback make where a seccomp filter
 # refuses the system call (refusals-once makes them, ENOSYS and EPERM,
-# each in a child of its own). A refusal, once proven, is remembered for
+# each in a child of its own; utimensat's AT_EMPTY_PATH, EINVAL). A refusal, once proven, is remembered for
 # the process, so the count is that of the first call alone: the call
 # itself, and where an EPERM could be the file's own, the probe that
 # tells (openat2 probes ENOSYS too, which a file system can give); then
@@ -34,6 +34,13 @@ expected=(
 	"faccessat;ENOSYS;faccessat2;1" "faccessat;EPERM;faccessat2;2"
 	"close_range;ENOSYS;close_range;1" "close_range;EPERM;close_range;1"
 	"fexecve;ENOSYS;execveat;1" "fexecve;EPERM;execveat;2"
+	# 2.1's: the *xattrat calls (Linux 6.13, unknown to strace 6.1:
+	# syscall_0x1d0 and 0x1d1), getxattrat and the probe that tells a
+	# policy's EPERM (listxattrat); utimensat's EINVAL to AT_EMPTY_PATH,
+	# the call and the probe that tells it was the flag.
+	"inroot_getxattr;ENOSYS;(getxattrat|listxattrat|syscall_0x1d0|syscall_0x1d1);1"
+	"inroot_getxattr;EPERM;(getxattrat|listxattrat|syscall_0x1d0|syscall_0x1d1);2"
+	"inroot_futimens;EINVAL;utimensat;2"
 )
 failed=0
 for row in "${expected[@]}"; do

@@ -12,8 +12,12 @@
  * fchmodat of a file with AT_SYMLINK_NOFOLLOW, and with inroot_chmod and
  * inroot_fchmod (an O_PATH fd) of it, faccessat with AT_EACCESS
  * (as root, whose IDs are all the same: no child), close_range of a
- * number no fd has, and fexecve of a file no one may execute, whose /proc
- * exec fails EACCES.
+ * number no fd has, fexecve of a file no one may execute, whose /proc
+ * exec fails EACCES; 2.1's inroot_getxattr of a file the process holds
+ * open to read (the four *xattrat calls refused, as a policy older than
+ * Linux 6.13 refuses them), and inroot_futimens of an fd open to write
+ * where utimensat answers EINVAL to AT_EMPTY_PATH, as a kernel before
+ * 5.8 does (a filter that judges that argument stands in for it).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -82,6 +86,24 @@ static int call_close_range(void)
 	return close_range(1000, 1000, 0) == 0;
 }
 
+static int call_inroot_getxattr(void)
+{
+	int held = openat(dirfd_under_test, "file", O_RDONLY | O_CLOEXEC);
+	ssize_t r = inroot_getxattr(dirfd_under_test, "file", "user.none",
+				    NULL, 0, 0);
+	int ok = r == -1 && (errno == ENODATA || errno == EOPNOTSUPP);
+
+	return held >= 0 && close(held) == 0 && ok;
+}
+
+static int call_inroot_futimens(void)
+{
+	int fd = openat(dirfd_under_test, "file", O_WRONLY | O_CLOEXEC);
+	int ok = fd >= 0 && inroot_futimens(fd, NULL) == 0;
+
+	return fd >= 0 && close(fd) == 0 && ok;
+}
+
 static int call_fexecve(void)
 {
 	int fd = openat(dirfd_under_test, "file", O_PATH | O_CLOEXEC);
@@ -91,31 +113,47 @@ static int call_fexecve(void)
 	return fd >= 0 && close(fd) == 0 && ok;
 }
 
+#define AT_EMPTY_PATH_FLAG 0x1000
+
 static const struct {
 	const char *name;
-	long nr;
+	struct refused_call refused[4]; /* nr 0: none; err 0: each errno */
+	int only_err;                   /* 0: ENOSYS, then EPERM */
 	int (*call)(void);
 } calls[] = {
-	{ "openat2", 437, call_openat2 },
-	{ "inroot_open", 437, call_inroot_open },
-	{ "fchmodat", 452, call_fchmodat },
-	{ "inroot_chmod", 452, call_inroot_chmod },
-	{ "faccessat", 439, call_faccessat },
-	{ "close_range", 436, call_close_range },
-	{ "fexecve", SYS_execveat, call_fexecve },
+	{ "openat2", { { .nr = 437 } }, 0, call_openat2 },
+	{ "inroot_open", { { .nr = 437 } }, 0, call_inroot_open },
+	{ "fchmodat", { { .nr = 452 } }, 0, call_fchmodat },
+	{ "inroot_chmod", { { .nr = 452 } }, 0, call_inroot_chmod },
+	{ "faccessat", { { .nr = 439 } }, 0, call_faccessat },
+	{ "close_range", { { .nr = 436 } }, 0, call_close_range },
+	{ "fexecve", { { .nr = SYS_execveat } }, 0, call_fexecve },
+	/* setxattrat, getxattrat, listxattrat, removexattrat. */
+	{ "inroot_getxattr", { { .nr = 463 }, { .nr = 464 }, { .nr = 465 },
+			       { .nr = 466 } }, 0, call_inroot_getxattr },
+	{ "inroot_futimens", { { .nr = SYS_utimensat, .arg = 3,
+				 .mask = AT_EMPTY_PATH_FLAG,
+				 .value = AT_EMPTY_PATH_FLAG } }, EINVAL,
+	  call_inroot_futimens },
 };
 
 /* In a child: the call refused with err, then CALLS calls between
  * marks. 0 when every one answered as it must. */
 static int refused_calls(size_t c, int err)
 {
+	struct refused_call refused[4];
 	char mark[128];
+	size_t n = 0;
 	int ok = 1;
 
-	if (refuse_call(calls[c].nr, err) != 0)
+	for (; n < 4 && calls[c].refused[n].nr != 0; n++) {
+		refused[n] = calls[c].refused[n];
+		refused[n].err = err;
+	}
+	if (refuse_calls(refused, n) != 0)
 		return 2;
 	snprintf(mark, sizeof(mark), "refusals-once: %s %s", calls[c].name,
-		 err == ENOSYS ? "ENOSYS" : "EPERM");
+		 err == ENOSYS ? "ENOSYS" : err == EPERM ? "EPERM" : "EINVAL");
 	MARK(mark);
 	for (int i = 0; i < CALLS; i++)
 		ok &= calls[c].call();
@@ -134,8 +172,9 @@ int main(void)
 			 0644)) < 0 || close(fd) != 0)
 		return 2;
 	for (size_t c = 0; c < sizeof(calls) / sizeof(calls[0]); c++) {
-		for (int e = 0; e < 2; e++) {
-			int err = e == 0 ? ENOSYS : EPERM, status = -1;
+		for (int e = 0; e < (calls[c].only_err ? 1 : 2); e++) {
+			int err = calls[c].only_err ? calls[c].only_err :
+				  e == 0 ? ENOSYS : EPERM, status = -1;
 			pid_t pid = fork();
 
 			if (pid == 0)

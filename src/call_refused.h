@@ -43,6 +43,12 @@ static inline bool may_be_refusal(int r)
  * would have to act, the call is asked first, as if nothing were
  * remembered.
  *
+ * 2.1's calls follow the same rule: the *xattrat calls (one memory for
+ * the four) and utimensat's AT_EMPTY_PATH are remembered; statx and the
+ * new mount API are asked every time, since their fallbacks answer less
+ * (fstatat's fields) or act otherwise (mount(2)), so that no answer could
+ * be taken without the call.
+ *
  * Lock-free atomics, never a lock: the callers run in signal handlers and
  * vfork children.
  */

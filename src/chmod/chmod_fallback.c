@@ -5,7 +5,14 @@
  * The old fchmodat system call has no flags and follows symlinks, and
  * fchmod refuses O_PATH fds. glibc 2.36 opens the file O_PATH|O_NOFOLLOW
  * and chmods "/proc/self/fd/N" by name: without /proc that is EOPNOTSUPP,
- * and under a fake /proc it changes whatever file the fake names. Here:
+ * and under a fake /proc it changes whatever file the fake names.
+ *
+ * The kernel's chmod opens nothing, so neither may this: an open for
+ * reading breaks another process's write lease (F_SETLEASE; Linux 7.2's
+ * O_EMPTYPATH reopen too), an open of a FIFO releases a writer blocked in
+ * its own open, a device's open has effects of its own, and the close of
+ * an fd that is not O_PATH drops every POSIX record lock the process
+ * holds on the file. Here:
  *
  * 1. a symlink gets EOPNOTSUPP, the kernel's own answer (Linux 6.6);
  * 2. through this thread's fd directory, proven procfs and this table
@@ -13,32 +20,33 @@
  *    the chmod made relative to that same directory fd;
  * 3. a directory through its own O_PATH fd: the old fchmodat of ".",
  *    which is the directory itself and never a symlink, opens nothing;
- * 4. a regular file, or a directory whose "." its caller may not search,
- *    opened again: on Linux 7.2 and later through its own O_PATH fd
+ * 4. an fd of the file that this process holds open to read or write,
+ *    found in its fd table: fchmod on it, with nothing opened or closed;
+ * 5. a directory whose "." its caller may not search, opened again with
+ *    O_DIRECTORY: on Linux 7.2 and later through its own O_PATH fd
  *    (O_EMPTYPATH, no name at all); before, by its name in its parent
  *    directory, which is held open (O_PATH) from before the name is
- *    checked, so that every step after the first is relative to what the
- *    first found; changed by fchmod only if it is still the same file
- *    (st_dev, st_ino);
- * 5. anything else (a device, a FIFO, a socket: opening them has effects)
- *    gets EOPNOTSUPP, as glibc answers without /proc; but where /proc is
- *    there and only the fds to prove it with are missing, EMFILE (or
- *    ENFILE), the answer of the steps that open a file at the fd limit.
+ *    checked, and O_NOFOLLOW. The kernel refuses O_DIRECTORY of anything
+ *    but a directory (a FIFO, a device, a symlink swapped in) with
+ *    ENOTDIR before it opens it (fs/namei.c: do_open, before may_open
+ *    and vfs_open), and no lease can be held on a directory (fs/locks.c:
+ *    regular files only); changed by fchmod only if it is still the same
+ *    file (st_dev, st_ino), else EAGAIN. The close drops no record lock:
+ *    step 4 found no fd of the directory in the process;
+ * 6. anything else gets EOPNOTSUPP, as glibc answers without /proc: a
+ *    regular file, a device, a FIFO or a socket that the process does not
+ *    hold open; but on a read-only mount EROFS, the kernel's answer; and
+ *    where /proc is there and only the fds to prove it with are missing,
+ *    EMFILE (or ENFILE), the fd limit's answer.
  *
- * Step 4 is the only one that opens a file for reading and closes it
- * again, and a close of any fd of a file that is not O_PATH drops every
- * POSIX record lock the process holds on it. A process that holds such a
- * lock holds an fd of the file, so step 4 first looks through the fd
- * table and refuses (EBUSY) where the process holds the file open to read
- * or write.
- *
- * Step 4 needs read permission, which a chmod does not: where the open is
- * refused (EACCES), EOPNOTSUPP.
+ * Step 5 needs read permission on the directory, which a chmod does not:
+ * where the open is refused (EACCES), EOPNOTSUPP.
  */
 #define _GNU_SOURCE /* O_LARGEFILE */
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/statvfs.h> /* ST_RDONLY, which statfs's f_flags holds too */
 
 #include "chmod_fallback.h"
 #include "execveat.h" /* O_EMPTYPATH (Linux 7.2) */
@@ -66,8 +74,7 @@
 #endif
 
 #define LOOKUP_FLAGS (O_PATH | O_NOFOLLOW | O_CLOEXEC | O_LARGEFILE)
-#define REOPEN_FLAGS (O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | \
-		      O_CLOEXEC | O_LARGEFILE)
+#define REOPEN_DIRECTORY (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
 
 /*
  * Step 2: 1 (no proven directory), or fchmodat's own 0 or -errno. Where
@@ -109,31 +116,42 @@ static int chmod_opened(int fd, const struct stat *st, mode_t mode)
 	return r;
 }
 
-/* The open of step 4 refused (r): what that says about the chmod. */
+/* The open of step 5 refused (r): what that says about the chmod. */
 static int reopen_failed(int r)
 {
-	if (r == -ELOOP) /* a symlink now: the name has changed */
+	/* No directory now (O_DIRECTORY: ENOTDIR; O_NOFOLLOW: ELOOP): the
+	 * name has changed. */
+	if (r == -ENOTDIR || r == -ELOOP)
 		return -EAGAIN;
 	if (r == -EACCES) /* no read permission: no way here */
 		return -EOPNOTSUPP;
 	return r;
 }
 
-/* The process holds the file open to read or write: it may hold record
- * locks on it, which the close of a reopened fd would drop. */
-static bool holds_open(const struct stat *st)
+/*
+ * Step 4: fchmod through an fd that this process holds open of the file;
+ * 1 where it holds none. Checked again just before: another thread may
+ * have closed that fd and opened another file at its number since the
+ * scan.
+ */
+static int chmod_held_open(const struct stat *st, mode_t mode)
 {
 	struct fd_holders holders = libexecveat_fd_holders(st);
+	struct stat now;
 
-	return holders.reading != -1 || holders.writing;
+	if (holders.open == -1)
+		return 1;
+	if (sys_fstat(holders.open, &now) != 0 ||
+	    !libexecveat_same_file(&now, st))
+		return -EAGAIN;
+	return sys_fchmod(holders.open, (unsigned int)mode);
 }
 
-/* Step 4 on Linux 7.2+: the O_PATH fd's own file opened, no name looked
- * up; 1 where the kernel has no O_EMPTYPATH. */
+/* Step 5 on Linux 7.2+: the O_PATH fd's own directory opened, no name
+ * looked up; 1 where the kernel has no O_EMPTYPATH. */
 static int chmod_reopened_itself(int fd, const struct stat *st, mode_t mode)
 {
-	int reopened = sys_openat(fd, "", REOPEN_FLAGS | O_EMPTYPATH |
-				  (S_ISDIR(st->st_mode) ? O_DIRECTORY : 0), 0);
+	int reopened = sys_openat(fd, "", REOPEN_DIRECTORY | O_EMPTYPATH, 0);
 
 	if (reopened < 0)
 		return reopened == -ENOENT ? 1 : reopen_failed(reopened);
@@ -147,22 +165,19 @@ int libexecveat_chmod_by_reopening(int parent, const char *name,
 	int fd, r = sys_fstatat(parent, name, &now, AT_SYMLINK_NOFOLLOW);
 
 	/* What parent holds under name now, without opening it: anything
-	 * but the file first looked up (a FIFO or a device swapped in, a
-	 * symlink) is never opened. */
+	 * but the directory first looked up is never opened. */
 	if (r < 0)
 		return reopen_failed(r);
-	if (!libexecveat_same_file(&now, st) ||
-	    (now.st_mode & S_IFMT) != (st->st_mode & S_IFMT) ||
-	    !(S_ISREG(now.st_mode) || S_ISDIR(now.st_mode)))
+	if (!S_ISDIR(st->st_mode) || !S_ISDIR(now.st_mode) ||
+	    !libexecveat_same_file(&now, st))
 		return -EAGAIN;
-	fd = sys_openat(parent, name,
-			REOPEN_FLAGS | (S_ISDIR(st->st_mode) ? O_DIRECTORY : 0),
-			0);
+	/* Swapped since for anything but a directory: ENOTDIR, unopened. */
+	fd = sys_openat(parent, name, REOPEN_DIRECTORY, 0);
 	return fd < 0 ? reopen_failed(fd) : chmod_opened(fd, st, mode);
 }
 
 /*
- * Step 4 from path: its last component in the directory that the part
+ * Step 5 from path: its last component in the directory that the part
  * before it names, that directory held open O_PATH. Trailing slashes
  * belong to no component. A last "." or ".." names no entry of a parent
  * to open again.
@@ -202,7 +217,21 @@ static int chmod_by_name(int dirfd, const char *path, const struct stat *st,
 	return r;
 }
 
-/* Steps 3 to 5, for the file open (O_PATH) at fd, of status *st, found
+/*
+ * Step 6: EOPNOTSUPP; but on a read-only mount the kernel's chmod says
+ * EROFS before it asks anything of the file (fs/open.c: chmod_common,
+ * mnt_want_write first), which the mount's flags tell without an open.
+ */
+static int no_way(int fd)
+{
+	struct statfs sfs;
+
+	if (sys_fstatfs(fd, &sfs) == 0 && (sfs.f_flags & ST_RDONLY))
+		return -EROFS;
+	return -EOPNOTSUPP;
+}
+
+/* Steps 3 to 6, for the file open (O_PATH) at fd, of status *st, found
  * by path ("": no name to open it again by). */
 static int chmod_without_proc(int fd, int dirfd, const char *path,
 			      const struct stat *st, mode_t mode,
@@ -210,8 +239,6 @@ static int chmod_without_proc(int fd, int dirfd, const char *path,
 {
 	int r;
 
-	if (!S_ISDIR(st->st_mode) && !S_ISREG(st->st_mode))
-		return -EOPNOTSUPP;
 	if (S_ISDIR(st->st_mode)) {
 		/* The lookup of "." needs search permission, which a mode
 		 * such as 0644 takes from the directory's own owner. */
@@ -219,10 +246,13 @@ static int chmod_without_proc(int fd, int dirfd, const char *path,
 		if (r != -EACCES)
 			return r;
 	}
+	r = chmod_held_open(st, mode);
+	if (r != 1)
+		return r;
+	if (!S_ISDIR(st->st_mode))
+		return no_way(fd);
 	if (!may_open)
 		return CHMOD_WOULD_OPEN;
-	if (holds_open(st))
-		return -EBUSY;
 	r = chmod_reopened_itself(fd, st, mode);
 	if (r != 1)
 		return r;
@@ -231,7 +261,7 @@ static int chmod_without_proc(int fd, int dirfd, const char *path,
 	return chmod_by_name(dirfd, path, st, mode);
 }
 
-/* Steps 1 to 5 for the file open (O_PATH) at fd, found by path. */
+/* Steps 1 to 6 for the file open (O_PATH) at fd, found by path. */
 static int chmod_file(int fd, int dirfd, const char *path, mode_t mode,
 		      bool may_open)
 {

@@ -46,15 +46,15 @@ bool libexecveat_fchmodat2_refused(int r)
 
 /*
  * The fallback's answers that fchmodat2 does not give (fchmodat(3)):
- * EOPNOTSUPP where there is no way to change the mode, EBUSY and EAGAIN
- * where it would not open the file, EMFILE and ENFILE for its fds.
+ * EOPNOTSUPP where there is no way to change the mode, EAGAIN where a
+ * name or an fd came to hold another file, EMFILE and ENFILE for its fds.
  * Where the refusal is only remembered, fchmodat2 is asked then, and
  * where the fallback would open the file (CHMOD_WOULD_OPEN), first.
  */
 bool libexecveat_chmod_fallback_may_differ(int r)
 {
-	return r == CHMOD_WOULD_OPEN || r == -EOPNOTSUPP || r == -EBUSY ||
-	       r == -EAGAIN || r == -EMFILE || r == -ENFILE;
+	return r == CHMOD_WOULD_OPEN || r == -EOPNOTSUPP || r == -EAGAIN ||
+	       r == -EMFILE || r == -ENFILE;
 }
 
 static int fchmodat_policy(int dirfd, const char *path, mode_t mode,

@@ -20,8 +20,9 @@ bool libexecveat_fchmodat2_refused(int r);
 /* Whether a fallback's answer r may differ from fchmodat2's, so that
  * fchmodat2 is asked before it is given where the refusal is only
  * remembered: -EOPNOTSUPP where the fallback finds no way, -EMFILE and
- * -ENFILE for its own fds, -EBUSY and -EAGAIN where it would not open the
- * file, CHMOD_WOULD_OPEN (chmod_fallback.h) where it may not. */
+ * -ENFILE for its own fds, -EAGAIN where a name or an fd came to hold
+ * another file, CHMOD_WOULD_OPEN (chmod_fallback.h) where it may not
+ * open a directory. */
 bool libexecveat_chmod_fallback_may_differ(int r);
 
 #endif /* EXECVEAT_FCHMODAT2_REFUSAL_H */

@@ -28,7 +28,7 @@ bool libexecveat_fd_flags_write(int flags)
 
 struct fd_holders libexecveat_fd_holders(const struct stat *st)
 {
-	struct fd_holders holders = { -1, false };
+	struct fd_holders holders = { -1, false, -1 };
 	unsigned int end = libexecveat_fd_scan_end();
 	struct stat other;
 	int flags;
@@ -43,6 +43,10 @@ struct fd_holders libexecveat_fd_holders(const struct stat *st)
 		if (flags >= 0 && libexecveat_fd_flags_read(flags) &&
 		    holders.reading == -1)
 			holders.reading = (int)fd;
+		if (flags >= 0 && (libexecveat_fd_flags_read(flags) ||
+				   libexecveat_fd_flags_write(flags)) &&
+		    holders.open == -1)
+			holders.open = (int)fd;
 	}
 	return holders;
 }

@@ -15,6 +15,7 @@ struct fd_holders {
 	int reading;  /* the lowest fd open for reading, or -1 */
 	bool writing; /* an fd open for writing (or one whose status flags
 		       * could not be read) */
+	int open;     /* the lowest fd open for reading or writing, or -1 */
 };
 
 /*

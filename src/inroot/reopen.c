@@ -15,7 +15,9 @@
  * 3. this thread's /proc fd entry for fd, once the fd directory is proven
  *    procfs and this very table and the entry leads to fd's file
  *    (proc_fd_dir.c); the new fd is checked to be that file again;
- * 4. else EOPNOTSUPP: a name looked up again is what this refuses to do.
+ * 4. else EOPNOTSUPP: a name looked up again is what this refuses to do;
+ *    but EMFILE (or ENFILE) where /proc may be there and too few fds are
+ *    free to prove it (it takes three at once).
  *
  * The flags are taken as open(2) takes them, and the new fd is
  * close-on-exec (held_parent.h: libexecveat_inroot_how). The open's answers
@@ -37,6 +39,7 @@
 #include "inroot.h"
 #include "../proc/proc_fd_dir.h"
 #include "../path/same_file.h"
+#include "../syscalls/fds.h"
 #include "../syscalls/files.h"
 
 #ifndef O_TMPFILE
@@ -57,14 +60,22 @@ static int checked(int fd, const struct stat *st)
 	return -EAGAIN;
 }
 
-/* Step 3: the new fd, -errno, or -EOPNOTSUPP with no proven entry. */
+/* Step 3: the new fd, -errno, or -EOPNOTSUPP with no proven entry
+ * (-EMFILE where too few fds are free to prove one). */
 static int reopen_through_proc(int fd, int flags, const struct stat *st)
 {
 	char name[FD_NAME_SIZE];
-	int dir = libexecveat_proc_entry(fd, st, name), r;
+	int dir = libexecveat_proc_entry(fd, st, name), moved, r;
 
 	if (dir < 0)
 		return dir;
+	/* The directory moved above the number it took, so that the new fd
+	 * takes the lowest free one, as an open's does. */
+	moved = sys_fcntl_dupfd_cloexec(dir, dir + 1);
+	if (moved >= 0) {
+		sys_close(dir);
+		dir = moved;
+	}
 	r = checked(call_result(openat(dir, name, flags & ~O_NOFOLLOW)), st);
 	sys_close(dir);
 	return r;

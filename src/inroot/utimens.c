@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <sys/stat.h>
 
+#include "../call_refused.h"
 #include "../exports.h"
 #include "held_file.h"
 #include "inroot.h"
@@ -38,6 +39,11 @@ EXECVEAT_EXPORT int inroot_utimens(int root, const char *path,
 	return answer(r);
 }
 
+/* That AT_EMPTY_PATH is refused, once proven (call_refused.h): a
+ * kernel does not gain a flag, and a filter that refuses it is never
+ * removed. */
+static atomic_int empty_path_refused;
+
 /* Whether this kernel takes AT_EMPTY_PATH in utimensat (Linux 5.8):
  * asked with fd -1, which such a kernel answers EBADF at its lookup, and
  * an older one EINVAL at its check of the flags. */
@@ -45,7 +51,10 @@ static bool kernel_takes_empty_path(void)
 {
 	int r = sys_utimensat(-1, "", NULL, AT_EMPTY_PATH);
 
-	return r != 0 && r != -EINVAL;
+	if (r != 0 && r != -EINVAL)
+		return true;
+	remember_refusal(&empty_path_refused);
+	return false;
 }
 
 /* The kernel's first check of the times (fs/utimes.c), on every kernel:
@@ -98,10 +107,22 @@ static int utimens_without_empty_path(int fd, const struct timespec ts[2])
 	return r;
 }
 
+/*
+ * Where the refusal of the flag is remembered, the way without it first:
+ * its answers are the call's, and it opens nothing; only where it finds
+ * none (EOPNOTSUPP, or EMFILE for want of fds to prove /proc) is the
+ * call asked, as if nothing were remembered.
+ */
 EXECVEAT_EXPORT int inroot_futimens(int fd, const struct timespec *times)
 {
-	int r = sys_utimensat(fd, "", times, AT_EMPTY_PATH);
+	int r;
 
+	if (refusal_remembered(&empty_path_refused)) {
+		r = utimens_without_empty_path(fd, times);
+		if (r != -EOPNOTSUPP && r != -EMFILE && r != -ENFILE)
+			return answer(r);
+	}
+	r = sys_utimensat(fd, "", times, AT_EMPTY_PATH);
 	if (r == -EINVAL && !kernel_takes_empty_path())
 		r = utimens_without_empty_path(fd, times);
 	return answer(r);

@@ -22,23 +22,43 @@
 #include "../syscalls/files.h"
 #include "xattr_call.h"
 
+/* The held name opened O_PATH|O_NOFOLLOW (the same lookup the call
+ * makes), and the O_PATH way taken (xattr_reach.c). */
+static long through_opath(const struct xattr_call *c,
+			  const struct held_parent *p, enum xattrat_known known)
+{
+	int fd = sys_openat(p->fd, p->name, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
+	long r;
+
+	if (fd < 0)
+		return fd;
+	r = libexecveat_xattr_opath(c, fd, known);
+	sys_close(fd);
+	return r;
+}
+
+/*
+ * Where the refusal of the *xattrat calls is remembered, the ways that
+ * answer as the call would are taken first, without asking it; the call
+ * is asked where they find none (EOPNOTSUPP), as if nothing were
+ * remembered (call_refused.h).
+ */
 static long on_path(int root, const char *path, const struct xattr_call *c,
 		    int flags)
 {
 	struct held_parent p;
 	long r;
-	int fd;
 
 	r = libexecveat_hold_file_flags(root, path, flags, &p);
 	if (r != 0)
 		return r;
-	r = libexecveat_xattr_at(c, p.fd, p.name, AT_SYMLINK_NOFOLLOW);
-	if (libexecveat_xattrat_refused(r)) {
-		fd = sys_openat(p.fd, p.name,
-				O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
-		r = fd < 0 ? fd : libexecveat_xattr_opath(c, fd);
-		if (fd >= 0)
-			sys_close(fd);
+	r = -EOPNOTSUPP;
+	if (libexecveat_xattrat_refusal_remembered())
+		r = through_opath(c, &p, XATTRAT_REMEMBERED);
+	if (r == -EOPNOTSUPP) {
+		r = libexecveat_xattr_at(c, p.fd, p.name, AT_SYMLINK_NOFOLLOW);
+		if (libexecveat_xattrat_refused(r))
+			r = through_opath(c, &p, XATTRAT_REFUSED);
 	}
 	libexecveat_release_parent(&p);
 	return r;
@@ -47,12 +67,16 @@ static long on_path(int root, const char *path, const struct xattr_call *c,
 static long on_fd(int fd, const struct xattr_call *c)
 {
 	int flags = sys_fcntl_getfl(fd);
+	long r = -EOPNOTSUPP;
 
 	if (flags < 0)
 		return flags;
 	if (!(flags & O_PATH))
 		return libexecveat_xattr_fd(c, fd);
-	return libexecveat_xattr_opath(c, fd);
+	if (libexecveat_xattrat_refusal_remembered())
+		r = libexecveat_xattr_opath(c, fd, XATTRAT_REMEMBERED);
+	return r != -EOPNOTSUPP ? r :
+	       libexecveat_xattr_opath(c, fd, XATTRAT_UNASKED);
 }
 
 /* A length's answer: itself, or -1 with errno. */

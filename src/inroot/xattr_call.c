@@ -52,11 +52,25 @@ long libexecveat_xattr_fd(const struct xattr_call *c, int fd)
 	return r;
 }
 
+/* A refusal of the *xattrat calls, once proven (call_refused.h): they
+ * came in one release (Linux 6.13), and a policy older than that refuses
+ * all four. */
+static atomic_int xattrat_refused;
+
+bool libexecveat_xattrat_refusal_remembered(void)
+{
+	return refusal_remembered(&xattrat_refused);
+}
+
 bool libexecveat_xattrat_refused(long answer)
 {
 	if (answer >= 0 || !may_be_refusal((int)answer))
 		return false;
 	/* An EPERM may be the file's own (a user.* attribute of a symlink):
 	 * flags no kernel with the call takes say EINVAL before a lookup. */
-	return may_be_refusal((int)sys_listxattrat(AT_FDCWD, "", -1, NULL, 0));
+	if (answer == -EPERM &&
+	    !may_be_refusal((int)sys_listxattrat(AT_FDCWD, "", -1, NULL, 0)))
+		return false;
+	remember_refusal(&xattrat_refused);
+	return true;
 }

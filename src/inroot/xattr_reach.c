@@ -16,7 +16,9 @@
  *    which no lease can be held (the open is seen by inotify);
  * 5. else EOPNOTSUPP: a regular file, link, device, FIFO or socket
  *    before 6.13 (or with the *xattrat calls refused), or without a
- *    proven /proc, where this process holds no fd of it open to read.
+ *    proven /proc, where this process holds no fd of it open to read;
+ *    EMFILE (or ENFILE) where /proc may be there but too few fds are
+ *    free to prove it.
  */
 #define _GNU_SOURCE /* O_PATH */
 #include <fcntl.h>
@@ -27,8 +29,9 @@
 #include "../syscalls/files.h"
 #include "xattr_call.h"
 
-/* Steps 1 and 2: their answer, or -EOPNOTSUPP with *none set where
- * neither is there. */
+/* Steps 1 and 2: their answer, or with *none set where neither is there,
+ * -EOPNOTSUPP (-EMFILE or the like where too few fds were free to prove
+ * /proc). */
 static long without_open(const struct xattr_call *c, int fd,
 			 const struct stat *st, bool *none)
 {
@@ -62,9 +65,25 @@ static long on_directory(const struct xattr_call *c, int fd)
 	return r;
 }
 
-long libexecveat_xattr_opath(const struct xattr_call *c, int fd)
+/* Steps 3 to 5; step 4, which opens, only with may_open. no_way: step
+ * 5's answer. */
+static long with_old_calls(const struct xattr_call *c, int fd,
+			   const struct stat *st, bool may_open, long no_way)
 {
-	struct fd_holders holders;
+	struct fd_holders holders = libexecveat_fd_holders(st);
+
+	if (holders.reading >= 0)
+		return libexecveat_xattr_fd(c, holders.reading);
+	/* A directory held open by this process is the reading fd above:
+	 * the close here drops no record lock of the process's. */
+	if (S_ISDIR(st->st_mode) && may_open)
+		return on_directory(c, fd);
+	return no_way;
+}
+
+long libexecveat_xattr_opath(const struct xattr_call *c, int fd,
+			     enum xattrat_known known)
+{
 	struct stat st;
 	bool none;
 	long r;
@@ -72,15 +91,13 @@ long libexecveat_xattr_opath(const struct xattr_call *c, int fd)
 	r = sys_fstat(fd, &st);
 	if (r < 0)
 		return r;
+	if (known != XATTRAT_UNASKED)
+		return with_old_calls(c, fd, &st, known == XATTRAT_REFUSED,
+				      -EOPNOTSUPP);
 	r = without_open(c, fd, &st, &none);
 	if (!none)
 		return r;
-	holders = libexecveat_fd_holders(&st);
-	if (holders.reading >= 0)
-		return libexecveat_xattr_fd(c, holders.reading);
-	/* A directory held open by this process is the reading fd above:
-	 * the close here drops no record lock of the process's. */
-	if (S_ISDIR(st.st_mode))
-		return on_directory(c, fd);
-	return -EOPNOTSUPP;
+	/* Where no other way is found: EOPNOTSUPP, or the fd limit's errno
+	 * where too few fds were free to prove /proc. */
+	return with_old_calls(c, fd, &st, true, r);
 }

@@ -119,8 +119,10 @@ int libexecveat_proc_entry(int fd, const struct stat *st,
 	enum proc_fd_dir_verdict verdict;
 	int dir = libexecveat_proc_fd_dir_open(&verdict);
 
+	/* Too few fds free to prove /proc: the fd limit's answer, as for
+	 * any open (proc_fd_dir.h). */
 	if (dir < 0)
-		return -EOPNOTSUPP;
+		return verdict == PROC_FD_DIR_NO_FD ? dir : -EOPNOTSUPP;
 	if (!libexecveat_proc_fd_names(dir, fd, st)) {
 		sys_close(dir);
 		return -EOPNOTSUPP;

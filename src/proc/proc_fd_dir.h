@@ -50,6 +50,8 @@ int libexecveat_proc_fd_names(int dir, int fd, const struct stat *st);
  * the entry's name follows the entry (a magic link) to the file itself,
  * and looks nothing else up. The directory's fd (close-on-exec; the
  * caller closes it) with name set to the entry's, or -EOPNOTSUPP where
+ * there is none; -EMFILE, -ENFILE or -ENOMEM where too few fds are free
+ * to prove the directory (PROC_FD_DIR_NO_FD), which is no proof that
  * there is none.
  */
 int libexecveat_proc_entry(int fd, const struct stat *st,

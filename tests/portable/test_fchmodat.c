@@ -13,12 +13,13 @@
  *   it must change, asserted of the raw fchmodat2 too where the kernel has
  *   it; every other file of the fixture, and the victim, must keep its
  *   mode. Rows marked so answer otherwise where no /proc can be proven:
- *   a FIFO, an O_PATH fd given with AT_EMPTY_PATH (before Linux 7.2's
- *   O_EMPTYPATH), and a file the caller cannot read get EOPNOTSUPP
- *   (fchmodat(3)). Some rows run as nobody.
+ *   a file other than a directory gets EOPNOTSUPP there (fchmodat(3)),
+ *   unless the process holds it open, when it changes through that fd.
+ *   Some rows run as nobody.
  * glibc-beside: glibc's own fchmodat with AT_SYMLINK_NOFOLLOW in the same
  *   worlds: without /proc it fails, under the fake /proc it changes the
- *   victim; the library changes the file.
+ *   victim; the library changes the file through a proven /proc, and
+ *   without one answers EOPNOTSUPP, changing nothing.
  *
  * Needs root (the fixture has files of two owners; the worlds are made
  * with mount namespaces). Prints one line per case and "N passed, N
@@ -80,12 +81,12 @@ static int fixture = -1;
 
 /* CWD_*: AT_FDCWD, the working directory the fixture's dir, or its
  * nobodydir (entered as root: nobody may not search it). */
+/* HOLDING_*: the fixture, while the process holds its file (for
+ * reading) or its FIFO (for reading and writing) open; OPATH_HELD_FILE:
+ * an O_PATH fd of the file, which the process also holds open to read. */
 enum dirfd_kind { AT_FIXTURE, BAD_FD, OPATH_FILE, RDONLY_FILE, CWD_DIR,
-		  CWD_NOBODYDIR };
+		  CWD_NOBODYDIR, HOLDING_FILE, HOLDING_FIFO, OPATH_HELD_FILE };
 #define SAME (-1) /* expect_without_proc: as expect */
-/* expect_without_proc: EOPNOTSUPP, or as expect where the kernel reopens
- * an O_PATH fd's own file (O_EMPTYPATH, Linux 7.2). */
-#define SAME_WITH_EMPTYPATH (-2)
 /* expect_without_proc: EOPNOTSUPP, or as expect where /proc/thread-self
  * is proven (only the fd directory is another's). */
 #define SAME_WITH_CWD_LINK (-3)
@@ -104,9 +105,9 @@ struct row {
 
 static const struct row rows[] = {
 	{ "file_changes", "file", AT_FIXTURE, NOFOLLOW, false, false, 0,
-	  "file", SAME },
+	  "file", EOPNOTSUPP },
 	{ "lchmod_file_changes", "@file", AT_FIXTURE, 0, false, true, 0,
-	  "file", SAME },
+	  "file", EOPNOTSUPP },
 	{ "symlink_is_eopnotsupp", "link", AT_FIXTURE, NOFOLLOW, false, false,
 	  EOPNOTSUPP, NULL, SAME },
 	{ "lchmod_symlink_is_eopnotsupp", "@link", AT_FIXTURE, 0, false, true,
@@ -114,11 +115,11 @@ static const struct row rows[] = {
 	{ "directory_changes", "dir", AT_FIXTURE, NOFOLLOW, false, false, 0,
 	  "dir", SAME },
 	{ "nested_file_changes", "dir/file2", AT_FIXTURE, NOFOLLOW, false,
-	  false, 0, "dir/file2", SAME },
+	  false, 0, "dir/file2", EOPNOTSUPP },
 	{ "link_in_middle_is_followed", "dirlink/file2", AT_FIXTURE, NOFOLLOW,
-	  false, false, 0, "dir/file2", SAME },
+	  false, false, 0, "dir/file2", EOPNOTSUPP },
 	{ "absolute_path_ignores_dirfd", "@file", BAD_FD, NOFOLLOW, false,
-	  false, 0, "file", SAME },
+	  false, 0, "file", EOPNOTSUPP },
 	{ "missing_is_enoent", "missing", AT_FIXTURE, NOFOLLOW, false, false,
 	  ENOENT, NULL, SAME },
 	{ "file_slash_is_enotdir", "file/", AT_FIXTURE, NOFOLLOW, false, false,
@@ -138,8 +139,7 @@ static const struct row rows[] = {
 	{ "no_flags_follows_link", "link", AT_FIXTURE, 0, false, false, 0,
 	  "file", SAME },
 	{ "empty_path_opath_fd_changes", "", OPATH_FILE,
-	  AT_EMPTY_PATH | NOFOLLOW, false, false, 0, "file",
-	  SAME_WITH_EMPTYPATH },
+	  AT_EMPTY_PATH | NOFOLLOW, false, false, 0, "file", EOPNOTSUPP },
 	{ "empty_path_read_fd_changes", "", RDONLY_FILE, AT_EMPTY_PATH, false,
 	  false, 0, "file", SAME },
 	{ "fifo_changes", "fifo", AT_FIXTURE, NOFOLLOW, false, false, 0,
@@ -157,23 +157,33 @@ static const struct row rows[] = {
 	{ "read_only_mount_is_erofs", "ro/file", AT_FIXTURE, NOFOLLOW, false,
 	  false, EROFS, NULL, SAME },
 	{ "nobody_other_owner_is_eperm", "file", AT_FIXTURE, NOFOLLOW, true,
-	  false, EPERM, NULL, SAME },
+	  false, EPERM, NULL, EOPNOTSUPP },
 	{ "nobody_unreadable_other_owner_is_eperm", "rootfile", AT_FIXTURE,
 	  NOFOLLOW, true, false, EPERM, NULL, EOPNOTSUPP },
 	{ "nobody_no_search_is_eacces", "private/file", AT_FIXTURE, NOFOLLOW,
 	  true, false, EACCES, NULL, SAME },
 	{ "nobody_own_file_changes", "nobodyfile", AT_FIXTURE, NOFOLLOW, true,
-	  false, 0, "nobodyfile", SAME },
+	  false, 0, "nobodyfile", EOPNOTSUPP },
 	{ "nobody_own_unreadable_file_changes", "nobody0200", AT_FIXTURE,
 	  NOFOLLOW, true, false, 0, "nobody0200", EOPNOTSUPP },
 	/* Its owner may chmod a directory that it may not search: "."
 	 * cannot be looked up in it, its name in its parent can. */
 	{ "nobody_own_unsearchable_dir_changes", "nobodydir", AT_FIXTURE,
 	  NOFOLLOW, true, false, 0, "nobodydir", SAME },
-	/* 3 GiB, sparse: a 32-bit process's reopen without O_LARGEFILE
+	/* 3 GiB, sparse: a 32-bit process's lookup without O_LARGEFILE
 	 * would answer EOVERFLOW. */
 	{ "file_over_2gib_changes", "large", AT_FIXTURE, NOFOLLOW, false,
-	  false, 0, "large", SAME },
+	  false, 0, "large", EOPNOTSUPP },
+	/* A file the process holds open (a FIFO too) changes through its
+	 * fd in every world: nothing is opened. */
+	{ "file_held_open_changes", "file", HOLDING_FILE, NOFOLLOW, false,
+	  false, 0, "file", SAME },
+	{ "lchmod_file_held_open_changes", "@file", HOLDING_FILE, 0, false,
+	  true, 0, "file", SAME },
+	{ "fifo_held_open_changes", "fifo", HOLDING_FIFO, NOFOLLOW, false,
+	  false, 0, "fifo", SAME },
+	{ "empty_path_opath_fd_of_a_held_file_changes", "", OPATH_HELD_FILE,
+	  AT_EMPTY_PATH | NOFOLLOW, false, false, 0, "file", SAME },
 	/* A path the kernel cannot read: EFAULT, never SIGSEGV. */
 	{ "unreadable_path_is_efault", "#", AT_FIXTURE, NOFOLLOW, false, false,
 	  EFAULT, NULL, SAME },
@@ -358,6 +368,13 @@ static int row_dirfd(const struct row *r)
 	case RDONLY_FILE: return openat(fixture, "file", O_RDONLY);
 	case CWD_DIR:
 	case CWD_NOBODYDIR: return AT_FDCWD;
+	case HOLDING_FILE:
+		return openat(fixture, "file", O_RDONLY) < 0 ? -1 : fixture;
+	case HOLDING_FIFO:
+		return openat(fixture, "fifo", O_RDWR) < 0 ? -1 : fixture;
+	case OPATH_HELD_FILE:
+		return openat(fixture, "file", O_RDONLY) < 0 ? -1 :
+		       openat(fixture, "file", O_PATH);
 	}
 	return -1;
 }
@@ -483,16 +500,9 @@ static int run_answers(void)
 {
 	char detail[256];
 
-	bool emptypath = kernel_reopens_empty_path();
-
-	if (emptypath)
-		printf("this kernel reopens an O_PATH fd by O_EMPTYPATH: the "
-		       "fallback needs no name for that\n");
 	for (const struct row *r = rows; r->name != NULL; r++) {
 		int without_proc = r->expect_without_proc;
 
-		if (without_proc == SAME_WITH_EMPTYPATH)
-			without_proc = emptypath ? SAME : EOPNOTSUPP;
 		if (refusal_here == 0) {
 			if (run_row(r, &worlds[0], call_raw) != 0)
 				verdict(false, r->name, "raw", "the child died");
@@ -545,10 +555,15 @@ static int run_glibc_beside(void)
 		const struct world *world;
 		int glibc_errno;           /* 0: glibc returns 0 */
 		const char *glibc_changed; /* what glibc changes */
+		int library_errno;         /* the same for the library */
+		const char *library_changed;
 	} gw[] = {
-		{ &worlds[4], EOPNOTSUPP, NULL },         /* no /proc */
-		{ &worlds[6], 0, "../victim" },           /* fake /proc */
-		{ &worlds[2], 0, "file" },                /* real /proc */
+		/* no /proc */
+		{ &worlds[4], EOPNOTSUPP, NULL, EOPNOTSUPP, NULL },
+		/* fake /proc */
+		{ &worlds[6], 0, "../victim", EOPNOTSUPP, NULL },
+		/* real /proc */
+		{ &worlds[2], 0, "file", 0, "file" },
 	};
 	const struct row *r = &rows[0]; /* "file", AT_SYMLINK_NOFOLLOW */
 	void *libc = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
@@ -574,8 +589,11 @@ static int run_glibc_beside(void)
 		verdict(judge(gw[i].glibc_errno, gw[i].glibc_changed, detail,
 			      sizeof(detail)), name, w->name, detail);
 		run_row(r, w, call_library);
-		verdict(judge(0, "file", detail, sizeof(detail)),
-			"library_changes_the_file", w->name, detail);
+		verdict(judge(gw[i].library_errno, gw[i].library_changed,
+			      detail, sizeof(detail)),
+			gw[i].library_errno ? "library_changes_nothing" :
+					      "library_changes_the_file",
+			w->name, detail);
 	}
 	if (not_here != 0)
 		printf("not here: %d worlds\n", not_here);

@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,11 +30,13 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "child_errno.h"
 #include "execveat.h"
 #include "execveat_refusal.h"
+#include "inroot.h"
 #include "kernel_env.h"
 #include "openat2_again.h"
 #include "refuse_call.h"
@@ -43,6 +46,7 @@
 #endif
 
 #define MOST_FREE 4
+#define XATTR_CASE "inroot_fgetxattr_o_path_file"
 
 /* The fixture, the same numbers in every child: fds 0 to 2, then these;
  * the fds free are those from FIXTURE_END up to the lowered limit. The
@@ -56,13 +60,17 @@ _Static_assert(PROC_FILE_FD == 7, "the magic link's name is \"7\"");
 static char top[] = "/tmp/libexecveat-fd-limit-XXXXXX";
 static const char *program; /* what the exec cases run: exits 0 */
 
-enum refused { OPENAT2, FCHMODAT2, CLOSE_RANGE, EXECVEAT, FACCESSAT2 };
+/* NOTHING: a function whose fallback is for a kernel that lacks a way
+ * (inroot_reopen: Linux 7.2's O_EMPTYPATH), with no call to refuse. */
+enum refused { OPENAT2, FCHMODAT2, CLOSE_RANGE, EXECVEAT, FACCESSAT2,
+	       NOTHING };
 
 struct limit_case {
 	const char *name;
 	enum refused refused;  /* the call the library's side is refused */
 	long (*call)(void);    /* the fd, 0, or -1 with errno */
-	long (*kernel)(void);  /* the kernel's own call, or NULL */
+	long (*kernel)(void);  /* the kernel's own call, or NULL where it
+				* has none */
 	int need;              /* the most fds the library's man page says
 				* its fallback needs: EMFILE below that */
 	int need_without_proc; /* the same, without /proc */
@@ -72,6 +80,9 @@ struct limit_case {
 				* RAN: the program ran */
 	int without_proc;      /* the same without /proc, where that is
 				* another answer; else 0 */
+	bool emptypath_reopens; /* without /proc, expected's answer after
+				 * all where the kernel reopens an O_PATH
+				 * fd by O_EMPTYPATH (Linux 7.2) */
 };
 
 #define RAN (-1)
@@ -132,6 +143,8 @@ static long raw_openat2_magic_link(void)
 	return kernel_openat2_once(PROC_FD_DIR_FD, "7", &how, sizeof(how));
 }
 
+/* A regular file has no way but /proc where the process does not hold
+ * it open. */
 static long chmod_file(void)
 {
 	return fchmodat(TOP_FD, "sub/file", 0600, AT_SYMLINK_NOFOLLOW);
@@ -142,7 +155,7 @@ static long raw_chmod_file(void)
 	return raw_fchmodat2(TOP_FD, "sub/file", 0600, AT_SYMLINK_NOFOLLOW);
 }
 
-/* A FIFO has no way but /proc: it is never opened (fchmodat(3)). */
+/* Nor has a FIFO: neither is ever opened (fchmodat(3)). */
 static long chmod_fifo(void)
 {
 	return fchmodat(TOP_FD, "sub/fifo", 0600, AT_SYMLINK_NOFOLLOW);
@@ -192,6 +205,33 @@ static long closefrom_top(void)
 	return 0;
 }
 
+/* The O_PATH fd of a regular file opened again, which before Linux
+ * 7.2's O_EMPTYPATH has no way but its proven /proc entry. */
+static long inroot_reopen_file(void)
+{
+	return inroot_reopen(SCRIPT_FD, O_RDONLY);
+}
+
+/* Its mode through the O_PATH fd (unchanged: the exec cases run it):
+ * without fchmodat2, its proven /proc entry is the only way. */
+static long inroot_fchmod_file(void)
+{
+	return inroot_fchmod(SCRIPT_FD, 0755);
+}
+
+static long raw_fchmod_file(void)
+{
+	return raw_fchmodat2(SCRIPT_FD, "", 0755, AT_EMPTY_PATH);
+}
+
+/* An attribute read through the O_PATH fd: where the kernel has
+ * getxattrat (Linux 6.13) but takes no O_PATH fd there, its proven /proc
+ * entry is the only way. */
+static long inroot_fgetxattr_file(void)
+{
+	return inroot_fgetxattr(SCRIPT_FD, "user.none", NULL, 0);
+}
+
 static char *exec_argv[] = { "true", NULL };
 static char *exec_envp[] = { NULL };
 
@@ -220,37 +260,74 @@ static long raw_execveat_program(void)
 /* The needs are those of openat2(3) ("it cannot hold two", four for a
  * magic link it opens again through /proc), faccessat(3) (one, for a
  * symlink's own W_OK), fchmodat(3)
- * (four with /proc, three without; a FIFO has no way without /proc, and
- * needs two fds to find that out: its own O_PATH one, and one to look
- * for /proc with) and fexecve(3) (one to look into an O_PATH close-on-exec
- * file, which needs /proc to be run at all); close_range and closefrom
- * always finish. */
-static const struct limit_case cases[] = {
+ * (four with /proc, three without, for a directory its caller may not
+ * search; a regular file or a FIFO the process does not hold open has no
+ * way without /proc, and needs two fds to find that out: its own O_PATH
+ * one, and one to look for /proc with) and fexecve(3) (one to look into an O_PATH close-on-exec
+ * file, which needs /proc to be run at all), inroot_reopen(3) and
+ * inroot_statx(3) (three to prove /proc, one to look for it); close_range
+ * and closefrom always finish. */
+/* Not const: main sets the attribute case's answer, which is the file
+ * system's (ENODATA, or EOPNOTSUPP where it has no user attributes). */
+static struct limit_case cases[] = {
 	{ "openat2_beneath_through_dotdot", OPENAT2, openat2_beneath,
-	  raw_openat2_beneath, 2, 2, true, false, 0, 0 },
+	  raw_openat2_beneath, 2, 2, true, false, 0, 0, false },
 	{ "openat2_in_root_through_a_symlink", OPENAT2, openat2_in_root_link,
-	  raw_openat2_in_root_link, 2, 2, true, false, 0, 0 },
+	  raw_openat2_in_root_link, 2, 2, true, false, 0, 0, false },
 	{ "openat2_procfs_magic_link", OPENAT2, openat2_magic_link,
-	  raw_openat2_magic_link, 4, 2, true, false, 0, ENOENT },
+	  raw_openat2_magic_link, 4, 2, true, false, 0, ENOENT, false },
 	{ "fchmodat_nofollow_file", FCHMODAT2, chmod_file, raw_chmod_file, 4,
-	  3, false, false, 0, 0 },
+	  2, false, false, 0, EOPNOTSUPP, false },
 	{ "fchmodat_nofollow_directory", FCHMODAT2, chmod_dir, raw_chmod_dir,
-	  4, 3, false, false, 0, 0 },
+	  4, 3, false, false, 0, 0, false },
 	{ "fchmodat_nofollow_fifo", FCHMODAT2, chmod_fifo, raw_chmod_fifo, 4,
-	  2, false, false, 0, EOPNOTSUPP },
+	  2, false, false, 0, EOPNOTSUPP, false },
 	{ "faccessat_symlink_w_ok", FACCESSAT2, access_link, raw_access_link,
-	  1, 1, false, false, 0, 0 },
+	  1, 1, false, false, 0, 0, false },
 	{ "close_range_from_3", CLOSE_RANGE, close_from_top,
-	  raw_close_from_top, 0, 0, false, true, 0, 0 },
+	  raw_close_from_top, 0, 0, false, true, 0, 0, false },
 	{ "closefrom_3", CLOSE_RANGE, closefrom_top, raw_close_from_top, 0,
-	  0, false, true, 0, 0 },
+	  0, false, true, 0, 0, false },
 	{ "fexecve_o_path_cloexec_script", EXECVEAT, fexecve_script,
-	  raw_execveat_script, 1, 0, false, false, ENOENT, ENOSYS },
+	  raw_execveat_script, 1, 0, false, false, ENOENT, ENOSYS, false },
 	{ "fexecve_o_path_program", EXECVEAT, fexecve_program,
-	  raw_execveat_program, 0, 0, false, false, RAN, ENOSYS },
+	  raw_execveat_program, 0, 0, false, false, RAN, ENOSYS, false },
+	{ "inroot_reopen_o_path_file", NOTHING, inroot_reopen_file, NULL, 3,
+	  1, true, false, 0, EOPNOTSUPP, true },
+	{ "inroot_fchmod_o_path_file", FCHMODAT2, inroot_fchmod_file,
+	  raw_fchmod_file, 3, 1, false, false, 0, EOPNOTSUPP, false },
+	{ XATTR_CASE, NOTHING, inroot_fgetxattr_file, NULL, 3, 1, false,
+	  false, ENODATA, EOPNOTSUPP, false },
 };
 
 #define CASE_COUNT (sizeof(cases) / sizeof(cases[0]))
+
+/*
+ * The attribute case's answer with /proc: that of fgetxattr on an fd
+ * that reads the script. 0 where the case means nothing here: the kernel
+ * has no getxattrat (ENOSYS: no way but EOPNOTSUPP in every world), or
+ * takes an O_PATH fd there (no fallback).
+ */
+static int xattr_answer(void)
+{
+	struct { uint64_t value; uint32_t size, flags; } args = { 0, 0, 0 };
+	char path[sizeof(top) + 16];
+	int opath, reading, answer = 0;
+
+	snprintf(path, sizeof(path), "%s/script", top);
+	opath = open(path, O_PATH | O_CLOEXEC);
+	reading = open(path, O_RDONLY | O_CLOEXEC);
+	if (opath >= 0 && reading >= 0 &&
+	    syscall(464, opath, "", AT_EMPTY_PATH, "user.none", &args,
+		    sizeof(args)) == -1 && errno == EBADF &&
+	    fgetxattr(reading, "user.none", NULL, 0) == -1)
+		answer = errno;
+	if (opath >= 0)
+		close(opath);
+	if (reading >= 0)
+		close(reading);
+	return answer;
+}
 
 /* What a child writes for its parent to read. */
 struct report {
@@ -280,6 +357,8 @@ static bool kernel_has(enum refused call)
 	case FACCESSAT2:
 		return refusal_of(syscall(SYS_faccessat2, AT_FDCWD, "", 0,
 					  0x40000000)) == 0;
+	case NOTHING:
+		return false;
 	}
 	return true;
 }
@@ -297,6 +376,8 @@ static int refuse(enum refused call)
 		return block_execveat(ENOSYS);
 	case FACCESSAT2:
 		return refuse_call(SYS_faccessat2, ENOSYS);
+	case NOTHING:
+		return 0;
 	}
 	return EINVAL;
 }
@@ -428,7 +509,8 @@ static void judge(const struct limit_case *c, const char *side,
 	bool answer_ok;
 	char detail[200];
 
-	if (no_proc && c->without_proc != 0)
+	if (no_proc && c->without_proc != 0 &&
+	    !(c->emptypath_reopens && kernel_reopens_empty_path()))
 		meant = c->without_proc;
 	may_need = may_need && free_fds < need;
 	answer_ok = o.answer == meant || (may_need && o.answer == EMFILE);
@@ -523,8 +605,15 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < CASE_COUNT; i++) {
 		const struct limit_case *c = &cases[i];
 
+		if (strcmp(c->name, XATTR_CASE) == 0 &&
+		    (cases[i].expected = xattr_answer()) == 0) {
+			printf("not here: %s (getxattrat is missing, or takes "
+			       "an O_PATH fd)\n", c->name);
+			continue;
+		}
+
 		for (int free_fds = 0; free_fds <= MOST_FREE; free_fds++) {
-			if (kernel_has(c->refused))
+			if (c->kernel != NULL && kernel_has(c->refused))
 				judge(c, "kernel", run(c, false, false, free_fds),
 				      free_fds, false, false);
 			else

@@ -167,12 +167,6 @@ static int chmod_dir(void)
 									errno;
 }
 
-static int chmod_file(void)
-{
-	return fchmodat(topfd, "file", 0644, AT_SYMLINK_NOFOLLOW) == 0 ? 0 :
-									 errno;
-}
-
 /* Whether the inotify fd saw an open. */
 static bool saw_open(int ino)
 {
@@ -224,8 +218,15 @@ static void compare_chmod(int refusal, const char *path, unsigned int mode)
 
 static void ask_fchmodat(int refusal)
 {
+	int held;
+
 	compare_chmod(refusal, "fifo", 0640);
 	compare_chmod(refusal, "file", 0640);
+	/* Held open by the process: changed through that fd. */
+	held = openat(topfd, "file", O_RDONLY | O_CLOEXEC);
+	compare_chmod(refusal, "file", 0600);
+	if (held >= 0)
+		close(held);
 	compare_chmod(refusal, "dir", 0750);
 	compare_chmod(refusal, "link", 0640);
 	compare_chmod(refusal, "missing", 0640);
@@ -375,7 +376,9 @@ static const struct family {
 } families[] = {
 	{ "openat2", OPENAT2_NR, false, open_file_beneath, 0,
 	  open_file_beneath, EXFULL, ask_openat2 },
-	{ "fchmodat", 452, true, chmod_file, 0, chmod_dir, EXFULL,
+	/* Without /proc the fallback changes a directory (through ".")
+	 * and no regular file that the process does not hold open. */
+	{ "fchmodat", 452, true, chmod_dir, 0, chmod_dir, EXFULL,
 	  ask_fchmodat },
 	{ "faccessat", SYS_faccessat2, true, access_file, 0, access_file,
 	  EXFULL, ask_faccessat },
