@@ -6,27 +6,39 @@
 #include <seccomp.h>
 #include <stdlib.h>
 
-/*
- * A filter kills every system call of an ABI it does not list. An i386
- * test that runs a script starts /bin/sh, an x86_64 program: list each
- * x86 ABI, so that all the programs of the test see the same policy.
- */
-static int add_other_x86_abis(scmp_filter_ctx ctx)
+static int add_abis(scmp_filter_ctx ctx, const uint32_t *abis, size_t n)
 {
-#if defined(__x86_64__) || defined(__i386__)
-	static const uint32_t abis[] = { SCMP_ARCH_X86_64, SCMP_ARCH_X86,
-					 SCMP_ARCH_X32 };
-
-	for (size_t i = 0; i < sizeof(abis) / sizeof(abis[0]); i++) {
+	for (size_t i = 0; i < n; i++) {
 		int rc = seccomp_arch_add(ctx, abis[i]);
 
 		if (rc != 0 && rc != -EEXIST)
 			return rc;
 	}
+	return 0;
+}
+
+/*
+ * A filter kills every system call of an ABI it does not list. An i386
+ * test that runs a script starts /bin/sh, an x86_64 program, and an armhf
+ * test on an arm64 system starts its aarch64 /bin/sh or bwrap: list each
+ * ABI of the machine, so that all the programs of the test see the same
+ * policy.
+ */
+static int add_other_abis(scmp_filter_ctx ctx)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	static const uint32_t x86[] = { SCMP_ARCH_X86_64, SCMP_ARCH_X86,
+					SCMP_ARCH_X32 };
+
+	return add_abis(ctx, x86, sizeof(x86) / sizeof(x86[0]));
+#elif defined(__aarch64__) || defined(__arm__)
+	static const uint32_t arm[] = { SCMP_ARCH_AARCH64, SCMP_ARCH_ARM };
+
+	return add_abis(ctx, arm, sizeof(arm) / sizeof(arm[0]));
 #else
 	(void)ctx;
-#endif
 	return 0;
+#endif
 }
 
 static int add_rule(scmp_filter_ctx ctx, const struct refused_call *c)
@@ -73,7 +85,7 @@ static scmp_filter_ctx filter_of(const struct refused_call *calls, size_t n,
 
 	*rc = ctx == NULL ? -ENOMEM : 0;
 	if (*rc == 0 && all_named(calls, n))
-		*rc = add_other_x86_abis(ctx);
+		*rc = add_other_abis(ctx);
 	for (size_t i = 0; *rc == 0 && i < n; i++)
 		*rc = add_rule(ctx, &calls[i]);
 	if (*rc != 0 && ctx != NULL) {
