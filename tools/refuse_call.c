@@ -28,7 +28,7 @@ int main(int argc, char **argv)
 	}
 	ctx = seccomp_init(SCMP_ACT_ALLOW);
 	if (ctx != NULL) {
-		rc = seccomp_add_x86_abis(ctx);
+		rc = seccomp_add_machine_abis(ctx);
 		if (rc == 0)
 			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(err), nr, 0);
 		if (rc == 0)

@@ -52,7 +52,7 @@ static scmp_filter_ctx filter_of(const struct refused_call *calls, size_t n,
 
 	*rc = ctx == NULL ? -ENOMEM : 0;
 	if (*rc == 0 && all_named(calls, n))
-		*rc = seccomp_add_x86_abis(ctx);
+		*rc = seccomp_add_machine_abis(ctx);
 	for (size_t i = 0; *rc == 0 && i < n; i++)
 		*rc = add_rule(ctx, &calls[i]);
 	if (*rc != 0 && ctx != NULL) {
