@@ -28,9 +28,13 @@
  * opens do: close-on-exec whatever the flags (a caller who wants the fd
  * inherited clears FD_CLOEXEC; an fd that leaks into what the caller
  * executes is how runc gave its containers a way into the host's files,
- * CVE-2024-21626), and never a controlling terminal. O_PATH drops
- * O_NOCTTY, as open(2) does. */
-#define INROOT_ADDED_FLAGS (O_CLOEXEC | O_NOCTTY)
+ * CVE-2024-21626), and never a controlling terminal. And O_LARGEFILE, as
+ * a 32-bit program's open(2) asks (glibc's open64, musl's open): a 64-bit
+ * kernel's openat2 adds it by itself, a 32-bit kernel's does not, and
+ * without it a file over 2 GiB answers EOVERFLOW (glibc defines it as 0
+ * on 64-bit ABIs). O_PATH drops O_NOCTTY and O_LARGEFILE, as open(2)
+ * does. */
+#define INROOT_ADDED_FLAGS (O_CLOEXEC | O_NOCTTY | O_LARGEFILE)
 
 /* flags and mode as open(2) takes them (fs/open.c's build_open_how: bits
  * the kernel does not know dropped, O_PATH with only the flags O_PATH
