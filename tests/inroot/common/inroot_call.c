@@ -3,6 +3,8 @@
 
 #include <fcntl.h>
 
+#include "execveat.h" /* O_EMPTYPATH */
+
 const char *inroot_op_name(enum inroot_op op)
 {
 	static const char *const names[] = {
@@ -52,7 +54,7 @@ bool inroot_op_returns_fd(enum inroot_op op)
 
 bool inroot_same_fd_flags(enum inroot_op op, int kernel, int library)
 {
-	int ignored = op == OP_REOPEN ? O_NOFOLLOW : 0;
+	int ignored = op == OP_REOPEN ? O_NOFOLLOW | O_EMPTYPATH : 0;
 	int extra = (library & ~ignored) & ~kernel;
 
 	return ((kernel & ~ignored) & ~library) == 0 &&

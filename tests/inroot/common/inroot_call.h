@@ -78,7 +78,8 @@ bool inroot_op_returns_fd(enum inroot_op op);
  * beyond them only what openat2(3)'s NOTES and inroot(3) document: an
  * O_NOFOLLOW the walk opened with, O_DIRECTORY. A reopen follows
  * nothing, and drops O_NOFOLLOW where it opens through /proc: not
- * compared there.
+ * compared there, nor Linux 7.2's O_EMPTYPATH, which a reopen through it
+ * keeps (inroot(3)).
  */
 bool inroot_same_fd_flags(enum inroot_op op, int kernel, int library);
 
