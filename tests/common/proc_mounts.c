@@ -74,6 +74,15 @@ int fake_proc(int fd, const char *target)
 	return err != 0 ? err : fake_proc_link(fd, target);
 }
 
+int fake_proc_from(int first_fd, const char *target)
+{
+	int err = fake_proc(first_fd, target);
+
+	for (int fd = first_fd + 1; err == 0 && fd < 64; fd++)
+		err = fake_proc_link(fd, target);
+	return err;
+}
+
 static int bind_over(const char *source, const char *target)
 {
 	return mount(source, target, NULL, MS_BIND, NULL) == 0 ? 0 : errno;

@@ -23,6 +23,10 @@ int fake_proc(int fd, const char *target);
 /* One more pair of links in the tmpfs that fake_proc or hide_proc made. */
 int fake_proc_link(int fd, const char *target);
 
+/* Like fake_proc, with the links of every fd from first_fd to 63: every
+ * fd a call could hold names target. */
+int fake_proc_from(int first_fd, const char *target);
+
 /* /proc/self/fd and /proc/thread-self/fd are owner's fd directory, bound
  * over ours: real procfs, naming other files. Call it single-threaded. */
 int borrow_proc_fd_dir(pid_t owner);

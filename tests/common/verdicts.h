@@ -7,8 +7,10 @@
 #ifndef TESTS_VERDICTS_H
 #define TESTS_VERDICTS_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 static int passed, failed;
 
@@ -21,6 +23,21 @@ static inline void verdict(bool ok, const char *name, const char *world,
 		passed++;
 	else
 		failed++;
+}
+
+/* A call's answer: -1 (or less) with errno want_errno, or, where
+ * want_errno is 0, success; the detail names both, "0" or an errno's. */
+static inline void verdict_answer(const char *name, const char *world,
+				  int rc, int want_errno)
+{
+	char detail[160];
+	int got = rc < 0 ? errno : 0;
+
+	snprintf(detail, sizeof detail, "answered %s, not %s",
+		 got ? strerror(got) : "0",
+		 want_errno ? strerror(want_errno) : "0");
+	verdict(got == want_errno && (rc >= 0) == (want_errno == 0), name,
+		world, detail);
 }
 
 #endif /* TESTS_VERDICTS_H */

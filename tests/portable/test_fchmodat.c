@@ -47,6 +47,7 @@
 #include "execveat.h"
 #include "kernel_env.h"
 #include "proc_mounts.h"
+#include "proc_world.h"
 #include "verdicts.h"
 
 #define MODE 0751 /* unlike every mode the fixture starts with */
@@ -192,8 +193,6 @@ static const struct row rows[] = {
 	{ NULL, NULL, AT_FIXTURE, 0, false, false, 0, NULL, SAME },
 };
 
-enum proc_world { PROC_REAL, PROC_NONE, PROC_FAKE, PROC_BORROWED };
-
 struct world {
 	const char *name;
 	int refuse;            /* fchmodat2 fails with this; 0: as it is */
@@ -314,27 +313,13 @@ static void stop_owner(pid_t pid)
 	}
 }
 
-static int make_proc_world(enum proc_world proc, pid_t owner)
+/* Every fd the call could open names the victim. */
+static int make_world(enum proc_world proc, pid_t owner)
 {
 	char victim[sizeof(top) + 8];
-	int err = 0;
 
 	snprintf(victim, sizeof(victim), "%s/victim", top);
-	switch (proc) {
-	case PROC_REAL:
-		return private_mount_namespace();
-	case PROC_NONE:
-		return hide_proc();
-	case PROC_FAKE:
-		/* Every fd the call could open names the victim. */
-		err = fake_proc(3, victim);
-		for (int fd = 4; err == 0 && fd < 64; fd++)
-			err = fake_proc_link(fd, victim);
-		return err;
-	case PROC_BORROWED:
-		return owner > 0 ? borrow_proc_fd_dir(owner) : ECHILD;
-	}
-	return EINVAL;
+	return make_proc_world(proc, 3, victim, owner);
 }
 
 /* ro/ read-only, in this child's mount namespace only. */
@@ -438,7 +423,7 @@ static int run_row(const struct row *r, const struct world *w, chmod_fn call)
 
 		/* The fixture reopened in this namespace: an fd from before
 		 * the unshare would walk the old namespace's mounts. */
-		if (make_proc_world(w->proc, owner) == 0 && make_read_only_dir() == 0 &&
+		if (make_world(w->proc, owner) == 0 && make_read_only_dir() == 0 &&
 		    (fixture = open(root_dir, O_RDONLY | O_DIRECTORY)) >= 0 &&
 		    enter_cwd(r) == 0 &&
 		    (!r->as_nobody || become_nobody() == 0) &&

@@ -47,6 +47,7 @@
 
 #include "kernel_env.h"
 #include "proc_mounts.h"
+#include "proc_world.h"
 #include "verdicts.h"
 
 #define CONTENT "hello world"
@@ -54,8 +55,6 @@
 
 static char top[] = "/tmp/test-freopen.XXXXXX";
 static char file_path[sizeof(top) + 8], victim_path[sizeof(top) + 8];
-
-enum proc_world { PROC_REAL, PROC_NONE, PROC_FAKE, PROC_BORROWED };
 
 static const struct world {
 	const char *name;
@@ -203,25 +202,10 @@ static void read_file(const char *path, char *buf, size_t size)
 		close(fd);
 }
 
+/* Every fd the stream could have names the victim. */
 static int make_world(enum proc_world proc, pid_t owner)
 {
-	int err;
-
-	switch (proc) {
-	case PROC_REAL:
-		return private_mount_namespace();
-	case PROC_NONE:
-		return hide_proc();
-	case PROC_FAKE:
-		/* Every fd the stream could have names the victim. */
-		err = fake_proc(0, victim_path);
-		for (int fd = 1; err == 0 && fd < 64; fd++)
-			err = fake_proc_link(fd, victim_path);
-		return err;
-	case PROC_BORROWED:
-		return owner > 0 ? borrow_proc_fd_dir(owner) : ECHILD;
-	}
-	return EINVAL;
+	return make_proc_world(proc, 0, victim_path, owner);
 }
 
 /* ---- one call, in a child ---- */

@@ -57,17 +57,9 @@ static int build(const char *top)
 	return ok;
 }
 
-/* "0" or the errno's name, for the verdicts' detail. */
 static void check(const char *name, int rc, int want_errno)
 {
-	char detail[160];
-	int got = rc < 0 ? errno : 0;
-
-	snprintf(detail, sizeof detail, "answered %s, not %s",
-		 got ? strerror(got) : "0",
-		 want_errno ? strerror(want_errno) : "0");
-	verdict(got == want_errno && (rc >= 0) == (want_errno == 0), name,
-		world, detail);
+	verdict_answer(name, world, rc, want_errno);
 }
 
 static void check_true(const char *name, bool ok, const char *detail)

@@ -56,13 +56,7 @@ void libexecveat_resolve_test_hook(enum resolve_moment moment, int dirfd,
 
 static void check(const char *name, int rc, int want_errno)
 {
-	char detail[160];
-	int got = rc < 0 ? errno : 0;
-
-	snprintf(detail, sizeof detail, "answered %s, not %s",
-		 got ? strerror(got) : "0",
-		 want_errno ? strerror(want_errno) : "0");
-	verdict(got == want_errno, name, world, detail);
+	verdict_answer(name, world, rc, want_errno);
 }
 
 /* The four cases on the targets of run (top/root/RUN-f1...). */

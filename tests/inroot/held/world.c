@@ -86,17 +86,13 @@ static int refuse(enum world w)
 static int hide(enum world w, const char *top)
 {
 	char victim[256];
-	int err;
 
 	if (w == NO_PROC || w == OLD_NO_PROC)
 		return hide_proc();
 	if (w != OLD_FAKE_PROC)
 		return 0;
 	snprintf(victim, sizeof victim, "%s/outside/victim", top);
-	err = fake_proc(0, victim);
-	for (int fd = 1; err == 0 && fd < 64; fd++)
-		err = fake_proc_link(fd, victim);
-	return err;
+	return fake_proc_from(0, victim);
 }
 
 _Noreturn static void in_world(enum world w, const char *top,
