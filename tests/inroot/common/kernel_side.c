@@ -188,7 +188,10 @@ long kernel_side_call(const struct inroot_call *c)
 	case OP_RESOLVE_NOFOLLOW:
 		return open(c->path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	case OP_OPEN:
-		return open(c->path, c->flags | INROOT_ADDED_FLAGS);
+		/* Mode 0, as inroot_open makes nothing; given all the same,
+		 * since a fortified open(2) aborts where flags that hold
+		 * O_CREAT come without one (O_PATH drops it). */
+		return open(c->path, c->flags | INROOT_ADDED_FLAGS, 0);
 	case OP_CREAT:
 		return kernel_creat(c);
 	case OP_MKDIR:
