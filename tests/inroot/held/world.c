@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/syscall.h>
 #include <sys/xattr.h>
@@ -154,23 +155,36 @@ const char *in_top(const char *top, const char *p)
 int world_run_each(world_body *body, const enum world *worlds, size_t n,
 		   const char *why_root)
 {
-	char why[256];
+	const size_t size = 256;
+	char *why;
 	int worst = 0, ran = 0;
 
 	if (geteuid() != 0) {
 		printf("needs root: %s\n", why_root);
 		return 77;
 	}
+	/* Shared: the world's child writes why it could not be made. */
+	why = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (why == MAP_FAILED) {
+		perror("world_run_each");
+		return 1;
+	}
 	for (size_t i = 0; i < (n ? n : WORLDS); i++) {
 		enum world w = n ? worlds[i] : (enum world)i;
-		int status = world_run(w, body, why, sizeof why);
+		int status;
 
+		why[0] = '\0';
+		status = world_run(w, body, why, size);
 		if (status == 77) {
-			printf("skip (%s): %s\n", world_names[w], why);
+			/* A body that skips says why itself. */
+			printf("skip (%s): %s\n", world_names[w],
+			       why[0] ? why : "said above");
 			continue;
 		}
 		ran++;
 		worst |= status != 0;
 	}
+	munmap(why, size);
 	return ran == 0 ? 77 : worst;
 }
